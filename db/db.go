@@ -1,0 +1,172 @@
+// Package db is the server's storage and the one game flow shared by every
+// game: accounts, challenges, matches, games and their moves, in one SQLite
+// file. It is the only package that imports the SQLite driver.
+//
+// Every exported method that writes runs in one transaction: begin, defer
+// Rollback, small helpers, commit. A move is applied in one transaction
+// guarded by the ply it was made against, so a stale or double submission
+// gets a KindConflict error and never a second move.
+package db
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is an open database: a single-connection pool for writes (SQLite
+// takes one writer at a time; BEGIN IMMEDIATE) and a pool for reads.
+type DB struct {
+	write *sql.DB
+	read  *sql.DB
+	path  string
+}
+
+// dsn returns the driver's data source name for path: busy_timeout first so
+// that every later pragma already waits on a lock, then WAL, foreign keys
+// and a full sync (a move acknowledged is a move kept).
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(FULL)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the database file at path, sets the
+// pragmas and runs the embedded migrations in order, each in its own
+// transaction. Errors: the file cannot be opened or a migration fails.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("db: empty path")
+	}
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("db: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("db: open %s: %w", path, err)
+	}
+	if err := migrate(ctx, w); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("db: open %s for reading: %w", path, err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0)*2)
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	return &DB{write: w, read: r, path: path}, nil
+}
+
+func migrate(ctx context.Context, w *sql.DB) error {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("db: migrations: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, w, sub)
+	if err != nil {
+		return fmt.Errorf("db: migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("db: migrate: %w", err)
+	}
+	return nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.read.Close(), db.write.Close())
+}
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// begin starts a write transaction (BEGIN IMMEDIATE).
+func (db *DB) begin(ctx context.Context) (*sql.Tx, error) {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("db: begin: %w", err)
+	}
+	return tx, nil
+}
+
+// queryer is what both *sql.DB and *sql.Tx offer for reads.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Secret returns the server secret stored under key, creating n random
+// bytes on first use (the session keys survive restarts this way).
+func (db *DB) Secret(ctx context.Context, key string, n int) ([]byte, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var v []byte
+	err = tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		v = make([]byte, n)
+		if _, err := rand.Read(v); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?)`, key, v); err != nil {
+			return nil, fmt.Errorf("db: store secret: %w", err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("db: read secret: %w", err)
+	}
+	return v, tx.Commit()
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns an error unless
+// SQLite answers "ok".
+func (db *DB) IntegrityCheck(ctx context.Context) error {
+	var res string
+	if err := db.read.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+		return fmt.Errorf("db: integrity check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("db: integrity check: %s", res)
+	}
+	return nil
+}
+
+func unix(t time.Time) int64 { return t.Unix() }
+
+func fromUnix(s int64) time.Time { return time.Unix(s, 0).UTC() }
+
+func fromNullUnix(s sql.NullInt64) time.Time {
+	if !s.Valid {
+		return time.Time{}
+	}
+	return fromUnix(s.Int64)
+}

@@ -1,0 +1,69 @@
+package db
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/trench-games/trench/rules"
+)
+
+// Kind classifies an error by what the caller did wrong (or what went
+// wrong here), so that the web layer can map it to a status code.
+type Kind int
+
+// The kinds of error. KindInternal is anything unexpected.
+const (
+	KindInternal     Kind = iota
+	KindInvalid           // bad input: a malformed form, move or name (400)
+	KindUnauthorized      // not signed in, or a wrong password (401)
+	KindForbidden         // signed in, but not allowed: not your game, not your turn (403)
+	KindNotFound          // no such user, challenge, game or match (404)
+	KindConflict          // the state changed: a stale ply, a taken name, a finished game (409)
+	KindIllegal           // a well-formed move the rules do not allow now (422)
+	KindTooMany           // rate limited (429)
+)
+
+// Error is an error with a Kind and a message meant for the user.
+type Error struct {
+	Kind Kind
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Errorf returns an *Error of kind with a formatted message for the user.
+func Errorf(kind Kind, format string, args ...any) error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// KindOf returns the Kind of err: the Kind of the first *Error in its
+// chain; KindIllegal or KindInvalid for the rules' ErrIllegal and
+// ErrNotation; KindInternal otherwise (and for nil).
+func KindOf(err error) Kind {
+	var e *Error
+	switch {
+	case err == nil:
+		return KindInternal
+	case errors.As(err, &e):
+		return e.Kind
+	case errors.Is(err, rules.ErrIllegal):
+		return KindIllegal
+	case errors.Is(err, rules.ErrNotation):
+		return KindInvalid
+	}
+	return KindInternal
+}
+
+// Message returns the user-facing message of err: the message of an *Error
+// or a rules error; a generic text for an internal error (whose details are
+// logged, never shown).
+func Message(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Msg
+	}
+	if errors.Is(err, rules.ErrIllegal) || errors.Is(err, rules.ErrNotation) {
+		return err.Error()
+	}
+	return "Something went wrong on the server. Nothing was changed; please try again."
+}

@@ -1,0 +1,511 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/trench-games/trench/rules"
+)
+
+// Game is one game as stored: its players by side, its full state (never
+// shown as such: views get rules.State.View) and its result once finished.
+type Game struct {
+	ID           int64
+	MatchID      int64
+	Number       int // 1, 2, 3 within the match
+	Game         string
+	Variant      string // this game's variant
+	MatchVariant string // the variant the match was created with
+	Swapped      bool   // match player 0 plays side 1
+	Side         [2]Player
+	Seed         int64
+	StartState   string
+	State        string
+	Ply          int
+	ToMove       rules.Side // NoSide once finished
+	Status       string     // "active" or "finished"
+	Winner       rules.Side // NoSide for a draw (or while active)
+	Score        [2]int
+	Reason       rules.Reason
+	DaysPerMove  int
+	Deadline     time.Time  // the side to move loses on time after it
+	ArmisticeBy  rules.Side // NoSide when no offer is open
+	LastMove     string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	EndedAt      time.Time
+}
+
+// Finished reports whether the game has ended.
+func (g Game) Finished() bool { return g.Status == "finished" }
+
+// SideOf returns the side userID plays in g, or NoSide.
+func (g Game) SideOf(userID int64) rules.Side {
+	switch userID {
+	case 0:
+		return rules.NoSide
+	case g.Side[0].ID:
+		return rules.Side0
+	case g.Side[1].ID:
+		return rules.Side1
+	}
+	return rules.NoSide
+}
+
+// Engine returns the game's engine.
+func (g Game) Engine() (rules.Engine, error) {
+	e, ok := rules.Lookup(g.Game)
+	if !ok {
+		return nil, fmt.Errorf("db: game %d: unknown game %q", g.ID, g.Game)
+	}
+	return e, nil
+}
+
+// Decode returns the game's current state.
+func (g Game) Decode() (rules.State, error) {
+	e, err := g.Engine()
+	if err != nil {
+		return nil, err
+	}
+	st, err := e.Decode(g.Variant, g.State)
+	if err != nil {
+		return nil, fmt.Errorf("db: game %d: stored state: %w", g.ID, err)
+	}
+	return st, nil
+}
+
+// Move is one stored move.
+type Move struct {
+	Ply       int // 1 for the first move
+	Side      rules.Side
+	Move      string
+	CreatedAt time.Time
+}
+
+const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swapped,
+	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.state, g.ply, g.to_move,
+	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
+	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant
+	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
+
+func scanGame(row interface{ Scan(...any) error }) (Game, error) {
+	var g Game
+	var toMove, winner, armistice int
+	var deadline, created, updated int64
+	var ended sql.NullInt64
+	var reason string
+	err := row.Scan(&g.ID, &g.MatchID, &g.Number, &g.Game, &g.Variant, &g.Swapped,
+		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
+		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
+		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant)
+	g.ToMove, g.Winner, g.ArmisticeBy = rules.Side(toMove), rules.Side(winner), rules.Side(armistice)
+	g.Reason = rules.Reason(reason)
+	g.Deadline, g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(deadline), fromUnix(created), fromUnix(updated), fromNullUnix(ended)
+	return g, err
+}
+
+func gameByID(ctx context.Context, q queryer, id int64) (Game, error) {
+	g, err := scanGame(q.QueryRowContext(ctx, gameSelect+`WHERE g.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, Errorf(KindNotFound, "No such game.")
+	}
+	if err != nil {
+		return Game{}, fmt.Errorf("db: game %d: %w", id, err)
+	}
+	return g, nil
+}
+
+// Game returns game id. Errors: KindNotFound.
+func (db *DB) Game(ctx context.Context, id int64) (Game, error) {
+	return gameByID(ctx, db.read, id)
+}
+
+// Moves returns the moves of game id in order.
+func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT ply, side, move, created_at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("db: moves: %w", err)
+	}
+	defer rows.Close()
+	var out []Move
+	for rows.Next() {
+		var m Move
+		var side int
+		var created int64
+		if err := rows.Scan(&m.Ply, &side, &m.Move, &created); err != nil {
+			return nil, err
+		}
+		m.Side, m.CreatedAt = rules.Side(side), fromUnix(created)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func (db *DB) games(ctx context.Context, where string, args ...any) ([]Game, error) {
+	rows, err := db.read.QueryContext(ctx, gameSelect+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("db: games: %w", err)
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// ActiveGames returns userID's games in progress: the ones where it is
+// their turn first, then by deadline.
+func (db *DB) ActiveGames(ctx context.Context, userID int64) ([]Game, error) {
+	return db.games(ctx, `WHERE g.status = 'active' AND (g.side0_id = ?1 OR g.side1_id = ?1)
+		ORDER BY (CASE g.to_move WHEN 0 THEN g.side0_id ELSE g.side1_id END) = ?1 DESC, g.deadline, g.id`, userID)
+}
+
+// FinishedGames returns userID's finished games, the latest first (at most
+// limit).
+func (db *DB) FinishedGames(ctx context.Context, userID int64, limit int) ([]Game, error) {
+	return db.games(ctx, `WHERE g.status = 'finished' AND (g.side0_id = ?1 OR g.side1_id = ?1)
+		ORDER BY g.ended_at DESC, g.id DESC LIMIT ?2`, userID, limit)
+}
+
+// MatchGames returns the games of match id in order.
+func (db *DB) MatchGames(ctx context.Context, matchID int64) ([]Game, error) {
+	return db.games(ctx, `WHERE g.match_id = ? ORDER BY g.number`, matchID)
+}
+
+// TurnCount returns how many active games wait for userID's move.
+func (db *DB) TurnCount(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE status = 'active'
+		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1))`, userID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("db: turn count: %w", err)
+	}
+	return n, nil
+}
+
+// matchRow is what the flow needs of a match.
+type matchRow struct {
+	ID          int64
+	Game        string
+	Variant     string
+	Player      [2]int64
+	DaysPerMove int
+	Seed        int64
+}
+
+func matchRowByID(ctx context.Context, q queryer, id int64) (matchRow, error) {
+	var m matchRow
+	err := q.QueryRowContext(ctx, `SELECT id, game, variant, player0_id, player1_id, days_per_move, seed
+		FROM matches WHERE id = ?`, id).Scan(&m.ID, &m.Game, &m.Variant, &m.Player[0], &m.Player[1], &m.DaysPerMove, &m.Seed)
+	if err != nil {
+		return m, fmt.Errorf("db: match %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// gameSeed derives game number's seed from the match seed (SplitMix64), so
+// that every game of a match has its own deal.
+func gameSeed(matchSeed int64, number int) int64 {
+	z := uint64(matchSeed) + uint64(number)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return int64(z ^ (z >> 31))
+}
+
+// deadline is when the side to move loses on time.
+func deadline(now time.Time, days int) int64 {
+	return now.Add(time.Duration(days) * 24 * time.Hour).Unix()
+}
+
+// startGame inserts game number of match m as spec says.
+func startGame(ctx context.Context, tx *sql.Tx, eng rules.Engine, m matchRow, number int, spec rules.GameSpec, now time.Time) (int64, error) {
+	seed := gameSeed(m.Seed, number)
+	st, err := eng.Start(spec, seed)
+	if err != nil {
+		return 0, fmt.Errorf("db: start game: %w", err)
+	}
+	side0, side1 := m.Player[0], m.Player[1]
+	if spec.Swapped {
+		side0, side1 = side1, side0
+	}
+	enc := st.Encode()
+	res, err := tx.ExecContext(ctx, `INSERT INTO games
+		(match_id, number, game, variant, swapped, side0_id, side1_id, seed, start_state, state, ply, to_move,
+		 days_per_move, deadline, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+		m.ID, number, m.Game, spec.Variant, spec.Swapped, side0, side1, seed, enc, enc, int(st.ToMove()),
+		m.DaysPerMove, deadline(now, m.DaysPerMove), unix(now), unix(now))
+	if err != nil {
+		return 0, fmt.Errorf("db: insert game: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// Play is one submitted move: by UserID in game GameID, made against the
+// position at Ply.
+type Play struct {
+	GameID int64
+	UserID int64
+	Ply    int
+	Move   string
+}
+
+// PlayMove applies p in one transaction guarded by p.Ply: the move is
+// checked against the stored state, appended to the moves, and the game
+// row updated only where its ply is still p.Ply. If the move ends the game
+// the result is stored and the match goes on (the next game starts) or
+// ends, in the same transaction. It returns the game after the move.
+// Errors: KindNotFound; KindForbidden when userID does not play the game
+// or it is not their turn; KindConflict for a finished game or a stale ply;
+// KindInvalid / KindIllegal for a malformed / illegal move.
+func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error) {
+	return db.inGame(ctx, p.GameID, p.UserID, p.Ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+		if side != g.ToMove {
+			return Errorf(KindForbidden, "It is not your turn.")
+		}
+		next, err := st.Apply(p.Move)
+		if err != nil {
+			return err
+		}
+		ply := g.Ply + 1
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at) VALUES (?, ?, ?, ?, ?)`,
+			g.ID, ply, int(side), p.Move, unix(now)); err != nil {
+			return fmt.Errorf("db: insert move: %w", err)
+		}
+		res := next.Result()
+		if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?`,
+			next.Encode(), ply, int(next.ToMove()), p.Move, deadline(now, g.DaysPerMove), res.Score[0], res.Score[1]); err != nil {
+			return err
+		}
+		if res.Over {
+			g.Ply = ply
+			return finishGame(ctx, tx, g, res, now)
+		}
+		return nil
+	})
+}
+
+// Resign ends game id as lost by userID (as the rules count a resignation).
+// Errors: KindNotFound, KindForbidden (not a player), KindConflict
+// (finished, or the game moved on since ply).
+func (db *DB) Resign(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
+	return db.inGame(ctx, gameID, userID, ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+		return finishGame(ctx, tx, g, st.Concede(side, false), now)
+	})
+}
+
+// OfferArmistice records userID's offer to end game id by agreement; the
+// next move by either side withdraws it. Errors: as Resign, and
+// KindInvalid for a game without armistice.
+func (db *DB) OfferArmistice(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
+	return db.inGame(ctx, gameID, userID, ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+		if err := armisticeAllowed(g); err != nil {
+			return err
+		}
+		if g.ArmisticeBy == side {
+			return Errorf(KindConflict, "You have already offered an armistice.")
+		}
+		if g.ArmisticeBy == side.Other() {
+			return Errorf(KindConflict, "Your opponent has offered an armistice: accept or decline it.")
+		}
+		return updateGame(ctx, tx, g, now, `armistice_by = ?`, int(side))
+	})
+}
+
+// AnswerArmistice accepts (ending the game, points counted) or declines the
+// opponent's open armistice offer in game id. Errors: as Resign, and
+// KindConflict when no offer from the opponent is open.
+func (db *DB) AnswerArmistice(ctx context.Context, gameID, userID int64, ply int, accept bool, now time.Time) (Game, error) {
+	return db.inGame(ctx, gameID, userID, ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+		if err := armisticeAllowed(g); err != nil {
+			return err
+		}
+		if g.ArmisticeBy != side.Other() {
+			return Errorf(KindConflict, "There is no armistice offer from your opponent to answer.")
+		}
+		if !accept {
+			return updateGame(ctx, tx, g, now, `armistice_by = NULL`)
+		}
+		return finishGame(ctx, tx, g, st.Armistice(), now)
+	})
+}
+
+func armisticeAllowed(g Game) error {
+	e, err := g.Engine()
+	if err != nil {
+		return err
+	}
+	if !e.HasArmistice() {
+		return Errorf(KindInvalid, "%s has no armistice.", e.Title())
+	}
+	return nil
+}
+
+// inGame runs fn in one transaction on game id as userID, after checking
+// that userID plays it, that it is active and that it is still at ply.
+func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Time,
+	fn func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error) (Game, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Game{}, err
+	}
+	defer tx.Rollback()
+	g, err := gameByID(ctx, tx, id)
+	if err != nil {
+		return Game{}, err
+	}
+	side := g.SideOf(userID)
+	switch {
+	case side == rules.NoSide:
+		return Game{}, Errorf(KindForbidden, "You are not playing in this game.")
+	case g.Finished():
+		return Game{}, Errorf(KindConflict, "This game is over.")
+	case g.Ply != ply:
+		return Game{}, Errorf(KindConflict, "The game has moved on since the page you acted on (ply %d, now %d). Nothing was changed; here is the current position.", ply, g.Ply)
+	}
+	st, err := g.Decode()
+	if err != nil {
+		return Game{}, err
+	}
+	if err := fn(tx, g, st, side); err != nil {
+		return Game{}, err
+	}
+	g, err = gameByID(ctx, tx, id)
+	if err != nil {
+		return Game{}, err
+	}
+	return g, tx.Commit()
+}
+
+// updateGame sets columns of g's row where its ply is still g.Ply and it
+// is active; KindConflict when another change got there first.
+func updateGame(ctx context.Context, tx *sql.Tx, g Game, now time.Time, set string, args ...any) error {
+	args = append(args, unix(now), g.ID, g.Ply)
+	res, err := tx.ExecContext(ctx, `UPDATE games SET `+set+`, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'`, args...)
+	if err != nil {
+		return fmt.Errorf("db: update game %d: %w", g.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n != 1 {
+		return Errorf(KindConflict, "The game has moved on; nothing was changed.")
+	}
+	return nil
+}
+
+// finishGame stores res as g's result and moves its match on: the next game
+// starts, or the match ends with its result.
+func finishGame(ctx context.Context, tx *sql.Tx, g Game, res rules.Result, now time.Time) error {
+	if err := updateGame(ctx, tx, g, now, `status = 'finished', to_move = -1, winner = ?, score0 = ?, score1 = ?, reason = ?, ended_at = ?, armistice_by = NULL`,
+		int(res.Winner), res.Score[0], res.Score[1], string(res.Reason), unix(now)); err != nil {
+		return err
+	}
+	m, err := matchRowByID(ctx, tx, g.MatchID)
+	if err != nil {
+		return err
+	}
+	eng, err := g.Engine()
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT variant, swapped, COALESCE(winner, -1), score0, score1, reason
+		FROM games WHERE match_id = ? AND status = 'finished' ORDER BY number`, m.ID)
+	if err != nil {
+		return fmt.Errorf("db: match games: %w", err)
+	}
+	var played []rules.MatchGame
+	for rows.Next() {
+		var mg rules.MatchGame
+		var winner int
+		var reason string
+		if err := rows.Scan(&mg.Spec.Variant, &mg.Spec.Swapped, &winner, &mg.Result.Score[0], &mg.Result.Score[1], &reason); err != nil {
+			rows.Close()
+			return err
+		}
+		mg.Result.Over, mg.Result.Winner, mg.Result.Reason = true, rules.Side(winner), rules.Reason(reason)
+		played = append(played, mg)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	step := eng.NextInMatch(m.Variant, played, m.Seed)
+	if !step.Done {
+		_, err := startGame(ctx, tx, eng, m, len(played)+1, step.Next, now)
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE matches SET status = 'finished', winner = ?, total0 = ?, total1 = ?, ended_at = ?
+		WHERE id = ? AND status = 'active'`, step.Winner, step.Totals[0], step.Totals[1], unix(now), m.ID); err != nil {
+		return fmt.Errorf("db: finish match: %w", err)
+	}
+	return nil
+}
+
+// ExpireGames ends on time every active game whose deadline is before now
+// (the side to move loses as the rules count a timeout) and returns how
+// many it ended. Each game ends in its own transaction.
+func (db *DB) ExpireGames(ctx context.Context, now time.Time) (int, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, ply FROM games WHERE status = 'active' AND deadline < ?`, unix(now))
+	if err != nil {
+		return 0, fmt.Errorf("db: expired games: %w", err)
+	}
+	type due struct {
+		id  int64
+		ply int
+	}
+	var list []due
+	for rows.Next() {
+		var d due
+		if err := rows.Scan(&d.id, &d.ply); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		list = append(list, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, d := range list {
+		ended, err := db.expire(ctx, d.id, d.ply, now)
+		if err != nil {
+			return n, err
+		}
+		if ended {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (db *DB) expire(ctx context.Context, id int64, ply int, now time.Time) (bool, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	g, err := gameByID(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	if g.Finished() || g.Ply != ply || !g.Deadline.Before(now) {
+		return false, nil // a move arrived in time after all
+	}
+	st, err := g.Decode()
+	if err != nil {
+		return false, err
+	}
+	if err := finishGame(ctx, tx, g, st.Concede(g.ToMove, true), now); err != nil {
+		return false, err
+	}
+	return true, tx.Commit()
+}
