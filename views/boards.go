@@ -1,0 +1,206 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/trench"
+	"github.com/trench-games/trench/rules/trenches"
+)
+
+// Board renders the board (or card table) of a game from the game's own
+// view model (rules.State.View) and the game-independent Play. Each game
+// adds one case here and one board component of its own.
+func Board(view any, p Play) templ.Component {
+	switch v := view.(type) {
+	case trench.BoardView:
+		return TrenchBoard(trenchBoard(v, p), p)
+	case trenches.BoardView:
+		return TrenchesBoard(trenchesBoard(v, p), p)
+	}
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return fmt.Errorf("views: no board for %T", view)
+	})
+}
+
+// trenchCell is one square of a TRENCH board as drawn.
+type trenchCell struct {
+	Name     string
+	Unit     trench.Unit
+	HasUnit  bool
+	Dark     bool
+	Trench   bool
+	Last     bool
+	Selected bool
+	Step     Step
+	Target   bool   // a destination of the selected unit
+	Capture  bool   // that destination captures
+	Takes    string // what it captures, e.g. "captures f5, g6"
+	Taken    bool   // a unit the selected unit's moves would capture
+}
+
+// Class returns the CSS classes of the cell.
+func (c trenchCell) Class() string {
+	cls := []string{"sq"}
+	add := func(ok bool, name string) {
+		if ok {
+			cls = append(cls, name)
+		}
+	}
+	add(c.Dark, "dark")
+	add(c.Trench, "trench")
+	add(c.Last, "last")
+	add(c.Selected, "selected")
+	add(c.Target, "target")
+	add(c.Capture, "capture")
+	add(c.Taken, "taken")
+	add(c.Step.Href != "" && !c.Target, "can-select")
+	return strings.Join(cls, " ")
+}
+
+// Label is the accessible name of the cell.
+func (c trenchCell) Label() string {
+	s := c.Name
+	if c.HasUnit {
+		s += ": " + sideName(c.Unit) + " " + c.Unit.Kind().String()
+	}
+	if c.Target {
+		if c.Capture {
+			s += " — move here, " + c.Takes
+		} else {
+			s += " — move here"
+		}
+	}
+	return s
+}
+
+func sideName(u trench.Unit) string {
+	if u.Side() == 0 {
+		return "Black"
+	}
+	return "White"
+}
+
+// trenchBoardVM is a TRENCH board ready to draw.
+type trenchBoardVM struct {
+	View  trench.BoardView
+	Cells []trenchCell // in drawing order, row by row
+}
+
+// trenchBoard lays out v's squares for the viewer: their side at the
+// bottom (Black's a1 corner, or White's h8 corner).
+func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
+	var targets = map[string]trench.Move{}
+	var taken = map[string]bool{}
+	if len(p.Selected) == 1 {
+		for _, m := range v.Moves {
+			if m.From.String() == p.Selected[0] {
+				targets[m.To.String()] = m
+				for _, c := range m.Captures {
+					taken[c.String()] = true
+				}
+			}
+		}
+	}
+	whiteBottom := p.Viewer == 1
+	cells := make([]trenchCell, 0, 64)
+	for row := 0; row < 8; row++ {
+		for col := 0; col < 8; col++ {
+			file, rank := col, 7-row
+			if whiteBottom {
+				file, rank = 7-col, row
+			}
+			sq := trench.NewSquare(file, rank)
+			c := trenchCell{Name: sq.String(), Dark: (file+rank)%2 == 0, Trench: trench.InTrench(sq)}
+			c.Unit, c.HasUnit = v.Position.At(sq)
+			c.Last = p.InLastMove(c.Name)
+			c.Selected = p.IsSelected(c.Name)
+			c.Step = p.Next[c.Name]
+			if m, ok := targets[c.Name]; ok {
+				c.Target = true
+				c.Capture = len(m.Captures) > 0
+				if c.Capture {
+					names := make([]string, len(m.Captures))
+					for i, s := range m.Captures {
+						names[i] = s.String()
+					}
+					c.Takes = "captures " + strings.Join(names, ", ")
+				}
+			}
+			c.Taken = taken[c.Name]
+			cells = append(cells, c)
+		}
+	}
+	return trenchBoardVM{View: v, Cells: cells}
+}
+
+// starPoints returns the points of a five-pointed star centred on (cx, cy)
+// with outer radius r, for an SVG polygon.
+func starPoints(cx, cy, r float64) string {
+	var b strings.Builder
+	for i := 0; i < 10; i++ {
+		rad := r
+		if i%2 == 1 {
+			rad = r * 0.45
+		}
+		a := -math.Pi/2 + float64(i)*math.Pi/5
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatFloat(cx+rad*math.Cos(a), 'f', 1, 64))
+		b.WriteByte(',')
+		b.WriteString(strconv.FormatFloat(cy+rad*math.Sin(a), 'f', 1, 64))
+	}
+	return b.String()
+}
+
+// unitStars returns the star polygons of a unit with n stars, laid out in
+// a 40×40 view box: one row of up to three, two rows for four and five.
+func unitStars(n int) []string {
+	var rows [][]int
+	switch {
+	case n <= 3:
+		rows = [][]int{{n}}
+	case n == 4:
+		rows = [][]int{{2}, {2}}
+	default:
+		rows = [][]int{{3}, {2}}
+	}
+	var out []string
+	for ri, row := range rows {
+		k := row[0]
+		y := 20.0
+		if len(rows) == 2 {
+			y = 15 + float64(ri)*10
+		}
+		for i := 0; i < k; i++ {
+			x := 20 + (float64(i)-float64(k-1)/2)*9
+			out = append(out, starPoints(x, y, 4.6))
+		}
+	}
+	return out
+}
+
+// unitClass is "unit black" or "unit white".
+func unitClass(u trench.Unit) string {
+	return "unit " + strings.ToLower(sideName(u))
+}
+
+// capturedUnits lists, for a side, one entry per captured unit (its kind)
+// for the captured-units panel.
+func capturedUnits(v trench.BoardView, side int) []trench.Unit {
+	var out []trench.Unit
+	for i, n := range v.Captured[side] {
+		for j := 0; j < n; j++ {
+			out = append(out, trench.NewUnit(trench.Kind(i+1), rules.Side(side)))
+		}
+	}
+	return out
+}

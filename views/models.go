@@ -1,0 +1,223 @@
+// Package views renders every page and fragment with templ. Handlers pass
+// the small view-model structs of this file, never database rows; each
+// part of a page that htmx swaps has a stable id (#game, #flash).
+package views
+
+import (
+	"github.com/trench-games/trench/rules"
+)
+
+// Page is what the layout needs on every page.
+type Page struct {
+	Title     string
+	User      string // signed-in user's name; "" for a visitor
+	TurnCount int    // games waiting for the user's move
+	CSRF      string // token for every form that changes something
+	Flash     string // a message shown once at the top
+}
+
+// SignedIn reports whether a user is signed in.
+func (p Page) SignedIn() bool { return p.User != "" }
+
+// Option is one choice of a <select> or a radio group.
+type Option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// ChallengeRow is a challenge in a list.
+type ChallengeRow struct {
+	ID          int64
+	From        string
+	To          string // "" when open to anyone
+	Game        string // "TRENCH"
+	Variant     string // "Official match (2 games)"
+	Color       string // the creator's side, e.g. "Black", or "random"
+	DaysPerMove int
+	CanAccept   bool
+	CanDecline  bool
+	CanCancel   bool
+}
+
+// GameRow is a game in a list.
+type GameRow struct {
+	ID       int64
+	Href     string
+	Title    string // "TRENCH · Official match, game 2"
+	Opponent string
+	YourSide string
+	YourTurn bool
+	Status   string // "Your move", "Waiting", "Won 48–30", …
+	Clock    string // "2 days 3 hours left"
+}
+
+// Dashboard is the signed-in home page.
+type Dashboard struct {
+	Page
+	Games         []GameRow
+	Finished      []GameRow
+	MyChallenges  []ChallengeRow
+	OpenChallenge []ChallengeRow
+}
+
+// Home is the visitor's home page.
+type Home struct {
+	Page
+	Games []GameInfo
+}
+
+// GameInfo names a game and its rules page.
+type GameInfo struct {
+	Key, Title, Summary string
+}
+
+// AuthForm is the sign-up or sign-in form.
+type AuthForm struct {
+	Page
+	SignUp bool
+	Name   string
+	Error  string
+	Next   string
+}
+
+// PasswordForm is the change-password form.
+type PasswordForm struct {
+	Page
+	Error string
+	Done  bool
+}
+
+// ChallengeForm is the new-challenge form.
+type ChallengeForm struct {
+	Page
+	Games    []ChallengeGame
+	Game     string
+	Days     []Option
+	Opponent string
+	Error    string
+}
+
+// ChallengeGame is one game's choices on the challenge form.
+type ChallengeGame struct {
+	Key, Title string
+	Variants   []Option
+	Colors     []Option
+}
+
+// ErrorPage is a page or fragment for an error.
+type ErrorPage struct {
+	Page
+	Status  int
+	Message string
+}
+
+// Player is one side of a game on the game page.
+type Player struct {
+	Name     string
+	SideName string // "Black"
+	Score    int
+	ToMove   bool
+	IsViewer bool
+}
+
+// LogLine is one move of the move list, as the viewer may read it.
+type LogLine struct {
+	Ply  int
+	Side rules.Side
+	Text string
+	Last bool
+}
+
+// MatchGame is one game of a match in the match panel.
+type MatchGame struct {
+	Label   string // "Game 1", "Decider"
+	Href    string
+	Score   [2]int // per match player
+	Result  string
+	Current bool
+}
+
+// MatchPanel shows a match's games and totals.
+type MatchPanel struct {
+	Players [2]string // match players
+	Games   []MatchGame
+	Totals  [2]int
+	Result  string // "" while the match goes on
+}
+
+// Step is what one click on a board square or card does next: extend the
+// selection (Href, a plain link) or submit a complete move (Move, a POST).
+type Step struct {
+	Href string
+	Move string
+}
+
+// Play is the game-independent part of a board: who looks, what is
+// selected, what each next click does. Each game's board reads its own
+// view model (from rules.State.View) beside it.
+type Play struct {
+	GameURL  string // "/games/12"
+	Ply      int    // the ply every submitted move is made against
+	CSRF     string
+	Viewer   rules.Side
+	CanMove  bool     // the viewer is to move in an active game
+	Selected []string // the clicks made so far
+	Next     map[string]Step
+	BackHref string   // undo the last click; "" when nothing is selected
+	Square   bool     // square view instead of the diamond
+	LastMove []string // the clicks of the last move, to highlight
+}
+
+// IsSelected reports whether click is among the clicks made so far.
+func (p Play) IsSelected(click string) bool {
+	for _, s := range p.Selected {
+		if s == click {
+			return true
+		}
+	}
+	return false
+}
+
+// InLastMove reports whether click was part of the last move.
+func (p Play) InLastMove(click string) bool {
+	for _, s := range p.LastMove {
+		if s == click {
+			return true
+		}
+	}
+	return false
+}
+
+// GamePage is the page of one game.
+type GamePage struct {
+	Page
+	ID           int64
+	URL          string // "/games/12"
+	Heading      string // "TRENCH · Official match · Game 2"
+	Players      [2]Player
+	Bottom       rules.Side // the side drawn at the bottom (the viewer's)
+	Status       string
+	YourTurn     bool
+	Finished     bool
+	Clock        string
+	Ply          int
+	Log          []LogLine
+	Match        *MatchPanel
+	NextGameHref string
+	Message      string // why the last action did nothing (a stale ply, …)
+	ConfirmResign bool
+	CanResign    bool
+	Armistice    ArmisticeState
+	PollURL      string // "" when there is nothing to wait for
+	BoardToggle  string // href of the other board view
+	BoardToggleLabel string
+	View         any // the game's own view model
+	Play         Play
+}
+
+// ArmisticeState is what the viewer may do about an armistice.
+type ArmisticeState struct {
+	Available   bool // the game has armistice and the viewer plays it
+	OfferedByMe bool
+	OfferedToMe bool
+}
