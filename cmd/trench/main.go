@@ -1,0 +1,57 @@
+// Command trench is the Trench server and its tools: `trench serve` runs
+// the correspondence server; `trench rules` answers rules questions about
+// a position from the command line.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:])
+	stop()
+	var exit exitError
+	switch {
+	case errors.As(err, &exit):
+		os.Exit(int(exit))
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "trench:", err)
+		os.Exit(1)
+	}
+}
+
+// exitError ends the program with that status after the message was
+// already printed.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+const usage = `usage:
+  trench serve [--addr ADDR] [--db FILE] [--base-url URL] [--secure-cookies]
+  trench rules legal GAME POSITION
+  trench rules apply GAME POSITION MOVE...
+  trench rules perft GAME POSITION DEPTH
+GAME is trench, trenches or cards.`
+
+// run dispatches to a subcommand; with none it serves.
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return serve(ctx, nil)
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:])
+	case "rules":
+		return rulesCommand(os.Stdout, os.Stderr, args[1:])
+	case "help", "-h", "--help":
+		fmt.Println(usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const start = "4RACG/4SRAC/4SSRA/4SSSR/rsss4/arss4/cars4/gcar4 b 0 0 0"
+
+func runRules(args ...string) (stdout, stderr string, status int) {
+	var out, errb bytes.Buffer
+	err := rulesCommand(&out, &errb, args)
+	var exit exitError
+	switch {
+	case errors.As(err, &exit):
+		status = int(exit)
+	case err != nil:
+		status = -1
+	}
+	return out.String(), errb.String(), status
+}
+
+func TestRulesLegal(t *testing.T) {
+	out, _, status := runRules("legal", "trench", start)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if status != 0 || len(lines) != 14 {
+		t.Fatalf("legal from the start: status %d, %d moves:\n%s", status, len(lines), out)
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i-1] >= lines[i] {
+			t.Fatalf("not sorted byte-wise: %q before %q", lines[i-1], lines[i])
+		}
+	}
+	if !strings.Contains(out, "d4-d5\n") {
+		t.Fatal("d4-d5 missing")
+	}
+	out, _, _ = runRules("legal", "trenches", "3t2t3/3s2s3/10/ts6st/10/10/TS6ST/10/3S2S3/3T2T3 l")
+	if n := strings.Count(out, "\n"); n != 1184 {
+		t.Fatalf("Trenches start: %d moves, want 1184", n)
+	}
+}
+
+func TestRulesApply(t *testing.T) {
+	out, errOut, status := runRules("apply", "trench", start, "d4-d5", "e5-e4")
+	want := "4RACG/4SRAC/4SSRA/3s1SSR/rss1S3/arss4/cars4/gcar4 b 2 0 0\n"
+	if status != 0 || errOut != "" || out != want {
+		t.Fatalf("apply: status %d stdout %q stderr %q, want %q", status, out, errOut, want)
+	}
+	out, _, _ = runRules("apply", "trench", start)
+	if out != start+"\n" {
+		t.Fatalf("apply with no moves: %q", out)
+	}
+}
+
+func TestRulesErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"apply", "trench", start, "d4-d5", "d5-d9"}, `"d5-d9"`},
+		{[]string{"apply", "trench", start, "d4-d7"}, `"d4-d7"`},
+		{[]string{"apply", "trench", "rubbish"}, "rubbish"},
+		{[]string{"legal", "chess", start}, "chess"},
+		{[]string{"legal", "trench", start + " extra"}, "position"},
+		{[]string{"perft", "trench", start, "deep"}, "depth"},
+		{[]string{"dance", "trench", start}, "dance"},
+		{[]string{"legal"}, "want"},
+	}
+	for _, tc := range cases {
+		out, errOut, status := runRules(tc.args...)
+		if status != 1 || out != "" || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") < 1 {
+			t.Errorf("%v: status %d stdout %q stderr %q (want exit 1, nothing on stdout, a message naming %s)", tc.args, status, out, errOut, tc.msg)
+		}
+	}
+}
+
+func TestRulesPerft(t *testing.T) {
+	for depth, want := range map[string]string{"0": "1\n", "1": "14\n", "2": "192\n"} {
+		out, _, status := runRules("perft", "trench", start, depth)
+		if status != 0 || out != want {
+			t.Errorf("perft %s = %q, want %q", depth, out, want)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+// Package handlers is the web layer: small handler structs with their
+// dependencies passed in, all routes in routes.go, one render helper and
+// one error handler. The game flow (challenge → game → move → end → match)
+// is written once here and in package db, against the rules interfaces.
+package handlers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/trench-games/trench/db"
+	// The games this server offers: each registers its engine.
+	_ "github.com/trench-games/trench/rules/trench"
+	_ "github.com/trench-games/trench/rules/trenches"
+)
+
+// Config is what the server is started with.
+type Config struct {
+	BaseURL       string // public URL, e.g. "https://trench.example.org"; "" for none
+	SecureCookies bool   // mark cookies Secure (serve over HTTPS)
+	// BcryptCost is the password hashing cost; 0 means bcrypt.DefaultCost.
+	BcryptCost int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Seed returns the random seed of a new match; nil means crypto/rand.
+	Seed func() int64
+	// Logger receives one line per internal error; nil means slog.Default.
+	Logger *slog.Logger
+}
+
+// App holds the server's dependencies.
+type App struct {
+	db       *db.DB
+	cfg      Config
+	sessions *sessions.CookieStore
+	log      *slog.Logger
+	limits   *limits
+}
+
+// New builds the application on an open database: it loads (or creates)
+// the session keys and returns the configured echo server.
+func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Seed == nil {
+		cfg.Seed = randomSeed
+	}
+	if cfg.BcryptCost == 0 {
+		cfg.BcryptCost = bcrypt.DefaultCost
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	authKey, err := store.Secret(ctx, "session-auth-key", 64)
+	if err != nil {
+		return nil, nil, err
+	}
+	encKey, err := store.Secret(ctx, "session-encryption-key", 32)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs := sessions.NewCookieStore(authKey, encKey)
+	cs.Options = &sessions.Options{
+		Path:     "/",
+		MaxAge:   int((60 * 24 * time.Hour).Seconds()),
+		HttpOnly: true,
+		Secure:   cfg.SecureCookies,
+		SameSite: http.SameSiteLaxMode,
+	}
+	a := &App{db: store, cfg: cfg, sessions: cs, log: cfg.Logger, limits: newLimits()}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	// Client addresses (for rate limits) come from X-Forwarded-For only when
+	// the peer is a proxy on a loopback or private address.
+	e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	e.HTTPErrorHandler = a.handleError
+	a.routes(e)
+	return e, a, nil
+}
+
+// ExpireLoop ends timed-out games every interval until ctx is done.
+func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := a.db.ExpireGames(ctx, a.cfg.Now()); err != nil {
+			if ctx.Err() == nil {
+				a.log.Error("expire games", "err", err)
+			}
+		} else if n > 0 {
+			a.log.Info("games ended on time", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func randomSeed() int64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err)) // never fails on supported systems
+	}
+	return int64(binary.LittleEndian.Uint64(b[:]))
+}

@@ -1,0 +1,252 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func TestSignUpSignInSignOut(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	a.Get("/")
+	if a.Last.Find("h1").First().Text() != "Your games" {
+		t.Fatalf("signed-in home is %q", a.Last.Find("h1").First().Text())
+	}
+	// The session cookie is HttpOnly and SameSite=Lax.
+	a.Get("/")
+	a.Post("/signout", nil)
+	a.wantStatus(http.StatusOK)
+	if strings.Contains(a.text("nav.top"), "alice") {
+		t.Fatal("still signed in after signing out")
+	}
+	a.Get("/signin")
+	a.Post("/signin", url.Values{"name": {"ALICE"}, "password": {"correct horse"}})
+	a.wantStatus(http.StatusOK)
+	if !strings.Contains(a.text("nav.top"), "alice") {
+		t.Fatal("sign in with the name in another case failed")
+	}
+}
+
+func TestSessionCookieFlags(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.Get("/signup")
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/signup", strings.NewReader(url.Values{
+		"name": {"alice"}, "password": {"correct horse"}, "_csrf": {attr(t, a, `input[name="_csrf"]`, "value")}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	noRedirect := *a.http
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	var found bool
+	for _, c := range res.Cookies() {
+		if c.Name == "trench" {
+			found = true
+			if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure {
+				t.Fatalf("session cookie flags: HttpOnly %v SameSite %v Secure %v", c.HttpOnly, c.SameSite, c.Secure)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no session cookie after sign-up")
+	}
+}
+
+func attr(t *testing.T, c *client, sel, name string) string {
+	t.Helper()
+	v, ok := c.Last.Find(sel).First().Attr(name)
+	if !ok {
+		t.Fatalf("no %s[%s] on the page", sel, name)
+	}
+	return v
+}
+
+func TestSignUpRefusals(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	b := s.newClient(t)
+	cases := []struct {
+		name, pw string
+		want     int
+		msg      string
+	}{
+		{"Alice", "correct horse", http.StatusConflict, "taken"},
+		{"al", "correct horse", http.StatusBadRequest, "3 to 24"},
+		{"a b c", "correct horse", http.StatusBadRequest, "3 to 24"},
+		{"<script>", "correct horse", http.StatusBadRequest, "3 to 24"},
+		{"bobby", "short", http.StatusBadRequest, "at least 8"},
+		{"bobby", strings.Repeat("x", 80), http.StatusBadRequest, "72"},
+	}
+	for _, tc := range cases {
+		b.Get("/signup")
+		b.Post("/signup", url.Values{"name": {tc.name}, "password": {tc.pw}})
+		b.wantStatus(tc.want)
+		if !strings.Contains(b.Last.Text(), tc.msg) {
+			t.Errorf("sign up %q: no message %q", tc.name, tc.msg)
+		}
+	}
+}
+
+func TestSignInRateLimitPerAccount(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	b := s.newClient(t)
+	b.Get("/signin")
+	for i := 0; i < 5; i++ {
+		b.Post("/signin", url.Values{"name": {"alice"}, "password": {fmt.Sprintf("wrong %d!!", i)}})
+		b.wantStatus(http.StatusUnauthorized)
+	}
+	// The sixth attempt is refused even with the right password.
+	b.Post("/signin", url.Values{"name": {"alice"}, "password": {"correct horse"}})
+	b.wantStatus(http.StatusTooManyRequests)
+	if strings.Contains(b.text("nav.top"), "alice") {
+		t.Fatal("signed in past the rate limit")
+	}
+}
+
+func TestCSRFIsRequired(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	for _, path := range []string{"/signout", "/challenges", "/settings/password", "/games/1/move"} {
+		a.PostRaw(path, url.Values{"x": {"1"}})
+		a.wantStatus(http.StatusForbidden)
+		a.Get("/")
+		a.PostRaw(path, url.Values{"_csrf": {"forged-token"}})
+		a.wantStatus(http.StatusForbidden)
+	}
+	// With htmx the header carries the token just as well.
+	a.Get("/")
+	tok := attr(t, a, `input[name="_csrf"]`, "value")
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/signout", nil)
+	req.Header.Set("X-CSRF-Token", tok)
+	req.Header.Set("HX-Request", "true")
+	a.do(req, true)
+	if a.Status != http.StatusOK || strings.Contains(a.text("nav.top"), "alice") {
+		t.Fatalf("htmx sign-out with the header token: status %d", a.Status)
+	}
+}
+
+func TestChangePassword(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	a.Get("/settings")
+	a.Post("/settings/password", url.Values{"current": {"wrong one"}, "password": {"new password 1"}})
+	a.wantStatus(http.StatusUnauthorized)
+	a.Post("/settings/password", url.Values{"current": {"correct horse"}, "password": {"short"}})
+	a.wantStatus(http.StatusBadRequest)
+	a.Post("/settings/password", url.Values{"current": {"correct horse"}, "password": {"new password 1"}})
+	a.wantStatus(http.StatusOK)
+	if a.Last.Find(".flash.ok").Length() != 1 {
+		t.Fatal("no confirmation after changing the password")
+	}
+	b := s.newClient(t)
+	b.Get("/signin")
+	b.Post("/signin", url.Values{"name": {"alice"}, "password": {"new password 1"}})
+	if !strings.Contains(b.text("nav.top"), "alice") {
+		t.Fatal("cannot sign in with the new password")
+	}
+}
+
+func TestSignedOutVisitor(t *testing.T) {
+	s := startServer(t, "", nil)
+	v := s.newClient(t)
+	v.Get("/challenges/new")
+	if !strings.HasPrefix(strings.TrimPrefix(v.URL, s.URL), "/signin?next=") {
+		t.Fatalf("a visitor asking for the challenge form ends at %s, want the sign-in page", v.URL)
+	}
+	v.Get("/signin") // a page with a form, hence a CSRF token
+	v.Post("/challenges", url.Values{"game": {"trench"}})
+	v.wantStatus(http.StatusUnauthorized)
+	// After signing in from that page the visitor lands where they wanted.
+	v.Get("/signup?next=/challenges/new")
+	v.Post("/signup", url.Values{"name": {"vera"}, "password": {"correct horse"}, "next": {"/challenges/new"}})
+	if !strings.HasSuffix(v.URL, "/challenges/new") {
+		t.Fatalf("after sign-up went to %s", v.URL)
+	}
+	// No open redirect.
+	v.Post("/signout", nil)
+	v.Get("/signin")
+	v.Post("/signin", url.Values{"name": {"vera"}, "password": {"correct horse"}, "next": {"//evil.example/"}})
+	if v.URL != s.URL+"/" {
+		t.Fatalf("next=//evil.example/ redirected to %s", v.URL)
+	}
+}
+
+func TestSecurityHeadersAndEscaping(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.Get("/")
+	h := a.Header
+	if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Fatalf("CSP %q", csp)
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") == "" {
+		t.Fatalf("headers %v", h)
+	}
+	// No inline script anywhere on a page.
+	a.SignUp("alice")
+	a.Get("/challenges/new?game=trench&opponent=%3Cscript%3Ealert(1)%3C/script%3E")
+	html, _ := a.Last.Html()
+	if strings.Contains(html, "<script>alert") {
+		t.Fatal("a query parameter was rendered unescaped")
+	}
+	a.Last.Find("script").Each(func(_ int, s2 *goquery.Selection) {
+		if _, ok := s2.Attr("src"); !ok {
+			t.Fatal("an inline script is on the page")
+		}
+	})
+}
+
+func TestMalformedRequestsGet4xx(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "single", "0")
+	gets := []string{
+		"/games/0", "/games/99999999999999999999", fmt.Sprintf("/games/%d?view=hex", id), "/rules/chess",
+		fmt.Sprintf("/games/%d?sel=%s", id, strings.Repeat("z,", 400)), "/challenges/new?game=%00",
+		"/nothing-here", "/static/none.js",
+	}
+	for _, p := range gets {
+		a.Get(p)
+		if a.Status < 400 && !(strings.Contains(p, "sel=") || strings.Contains(p, "game=%00")) {
+			t.Errorf("GET %s: status %d", p, a.Status)
+		}
+		if a.Status >= 500 {
+			t.Errorf("GET %s: status %d", p, a.Status)
+		}
+	}
+	a.Get("/")
+	posts := map[string]url.Values{
+		"/challenges":                                   {"game": {"trench"}, "variant": {"x"}, "color": {"0"}, "days": {"3"}},
+		"/challenges/abc/accept":                        {},
+		"/challenges/999/accept":                        {},
+		fmt.Sprintf("/games/%d/armistice/maybe", id):    {"ply": {"0"}},
+		fmt.Sprintf("/games/%d/resign", id):             {"ply": {"0"}},
+		fmt.Sprintf("/games/%d/move", id):               {"ply": {"-4"}, "move": {"d4-d5"}},
+		fmt.Sprintf("/games/%d/move", id) + "?x=%00":    {"ply": {"0"}, "move": {strings.Repeat("d", 5000)}},
+		fmt.Sprintf("/games/%d/move", id) + "/../../..": {"ply": {"0"}},
+	}
+	for p, form := range posts {
+		a.Get("/")
+		a.Post(p, form)
+		if a.Status < 400 || a.Status >= 500 {
+			t.Errorf("POST %s: status %d", p, a.Status)
+		}
+	}
+	if g, _ := s.DB.Game(t.Context(), id); g.Ply != 0 || g.Finished() {
+		t.Fatal("a malformed request changed the game")
+	}
+}

@@ -1,0 +1,462 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/views"
+)
+
+// gameHandler is the one game flow of the web layer, for every game: it
+// shows a game, takes moves, resignations and armistice answers, and
+// answers the live-update poll. It knows games only through the rules
+// interfaces; each game's board is drawn by views.Board.
+type gameHandler struct {
+	db  *db.DB
+	now func() time.Time
+}
+
+// maxSelection bounds the clicks a selection in a URL may hold.
+const maxSelection = 8
+
+// selection parses the ?sel= clicks ("d4" or "b4,b6"); empty parts are
+// dropped.
+func selection(c echo.Context) []string {
+	raw := c.QueryParam("sel")
+	if raw == "" {
+		return nil
+	}
+	var out []string
+	for _, s := range strings.Split(raw, ",") {
+		if s = strings.TrimSpace(s); s != "" && len(s) <= 16 {
+			out = append(out, s)
+		}
+		if len(out) == maxSelection {
+			break
+		}
+	}
+	return out
+}
+
+// selectionURL is the game URL with the selection sel.
+func selectionURL(gameURL string, sel []string) string {
+	if len(sel) == 0 {
+		return gameURL
+	}
+	return gameURL + "?sel=" + url.QueryEscape(strings.Join(sel, ","))
+}
+
+// nextSteps computes, for the clicks made so far (sel), what each possible
+// next click does: complete a legal move (Move) or extend the selection
+// (Href). A selection that no legal move starts with is dropped. Clicking
+// another first click (another unit) restarts the selection.
+func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (map[string]views.Step, []string) {
+	clicks := make([][]string, len(legal))
+	for i, m := range legal {
+		clicks[i] = st.Clicks(m)
+	}
+	valid := len(sel) > 0
+	if valid {
+		valid = false
+		for _, c := range clicks {
+			if len(c) > len(sel) && slices.Equal(c[:len(sel)], sel) {
+				valid = true
+				break
+			}
+		}
+		if !valid {
+			sel = nil
+		}
+	}
+	next := map[string]views.Step{}
+	for i, c := range clicks {
+		if len(c) <= len(sel) || !slices.Equal(c[:len(sel)], sel) {
+			continue
+		}
+		tok := c[len(sel)]
+		if len(c) == len(sel)+1 {
+			next[tok] = views.Step{Move: legal[i]}
+		} else if _, done := next[tok]; !done {
+			next[tok] = views.Step{Href: selectionURL(gameURL, append(slices.Clone(sel), tok))}
+		}
+	}
+	if len(sel) > 0 {
+		for _, c := range clicks {
+			if len(c) > 0 {
+				if _, taken := next[c[0]]; !taken && !(len(sel) > 0 && c[0] == sel[0]) {
+					next[c[0]] = views.Step{Href: selectionURL(gameURL, c[:1])}
+				}
+			}
+		}
+	}
+	return next, sel
+}
+
+// gameScreen holds what one rendering of a game page needs.
+type gameScreen struct {
+	game    db.Game
+	moves   []db.Move
+	match   db.Match
+	matchGs []db.Game
+}
+
+func (h *gameHandler) load(ctx context.Context, id int64) (gameScreen, error) {
+	var s gameScreen
+	var err error
+	if s.game, err = h.db.Game(ctx, id); err != nil {
+		return s, err
+	}
+	if s.moves, err = h.db.Moves(ctx, id); err != nil {
+		return s, err
+	}
+	if s.match, err = h.db.Match(ctx, s.game.MatchID); err != nil {
+		return s, err
+	}
+	if s.matchGs, err = h.db.MatchGames(ctx, s.game.MatchID); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// page builds the game page for the request's viewer.
+func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.GamePage, error) {
+	g := s.game
+	v := currentViewer(c)
+	eng, err := g.Engine()
+	if err != nil {
+		return views.GamePage{}, err
+	}
+	st, err := g.Decode()
+	if err != nil {
+		return views.GamePage{}, err
+	}
+	side := g.SideOf(v.ID)
+	seer := side // who the view and the log are made for
+	if g.Finished() {
+		seer = rules.Reveal
+	}
+	gameURL := fmt.Sprintf("/games/%d", g.ID)
+	names := eng.SideNames()
+
+	// The move list, replayed from the start so that each move is
+	// described as the viewer may read it.
+	cur, err := eng.Decode(g.Variant, g.StartState)
+	if err != nil {
+		return views.GamePage{}, fmt.Errorf("game %d: start state: %w", g.ID, err)
+	}
+	log := make([]views.LogLine, 0, len(s.moves))
+	var lastClicks []string
+	for i, m := range s.moves {
+		log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Text: cur.Describe(m.Move, seer), Last: i == len(s.moves)-1})
+		if i == len(s.moves)-1 {
+			lastClicks = cur.Clicks(m.Move)
+		}
+		if cur, err = cur.Apply(m.Move); err != nil {
+			return views.GamePage{}, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
+		}
+	}
+
+	bottom := rules.Side0
+	if side == rules.Side1 {
+		bottom = rules.Side1
+	}
+	square := v.BoardView == "square"
+	p := views.GamePage{
+		Page:     pageOf(c, gameTitle(eng, g)),
+		ID:       g.ID,
+		URL:      gameURL,
+		Heading:  gameTitle(eng, g),
+		Bottom:   bottom,
+		Finished: g.Finished(),
+		Ply:      g.Ply,
+		Log:      log,
+		Message:  message,
+		View:     st.View(seer),
+		Play: views.Play{
+			GameURL: gameURL, Ply: g.Ply, CSRF: pageOf(c, "").CSRF, Viewer: side, Square: square,
+			LastMove: lastClicks,
+		},
+	}
+	res := st.Result()
+	for i := range p.Players {
+		sd := rules.Side(i)
+		score := res.Score[i]
+		if g.Finished() {
+			score = g.Score[i]
+		}
+		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: score,
+			ToMove: !g.Finished() && g.ToMove == sd, IsViewer: side == sd}
+	}
+	now := h.now()
+	switch {
+	case g.Finished():
+		p.Status = resultText(eng, g, side)
+	case side.Valid() && g.ToMove == side:
+		p.YourTurn = true
+		p.Status = "Your move"
+		p.Clock = "You have " + strings.TrimSuffix(clockText(g.Deadline, now), " left") + " to move."
+	default:
+		p.Status = fmt.Sprintf("%s (%s) to move", g.Side[g.ToMove].Name, names[g.ToMove])
+		p.Clock = clockText(g.Deadline, now) + " to move."
+	}
+	if !g.Finished() {
+		p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
+		if side.Valid() {
+			p.CanResign = true
+			p.ConfirmResign = c.QueryParam("confirm") == "resign"
+			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
+				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other()}
+		}
+		if side.Valid() && g.ToMove == side {
+			legal := st.Legal(side)
+			p.Play.CanMove = len(legal) > 0
+			p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
+			if len(p.Play.Selected) > 0 {
+				p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+			}
+		}
+	}
+	other := "square"
+	p.BoardToggleLabel = "Show the square view"
+	if square {
+		other = "diamond"
+		p.BoardToggleLabel = "Show the diamond view"
+	}
+	p.BoardToggle = gameURL + "?view=" + other
+	p.Match = matchPanel(eng, s.match, s.matchGs, g.ID)
+	if g.Finished() {
+		for _, mg := range s.matchGs {
+			if mg.Number == g.Number+1 {
+				p.NextGameHref = fmt.Sprintf("/games/%d", mg.ID)
+			}
+		}
+	}
+	return p, nil
+}
+
+// matchPanel is the match's games and totals, or nil for a match of one
+// game that is not over.
+func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *views.MatchPanel {
+	multi := len(games) > 1
+	for _, v := range eng.Variants() {
+		multi = multi || v.Key == m.Variant && v.Match
+	}
+	if !multi {
+		return nil
+	}
+	panel := &views.MatchPanel{Players: [2]string{m.Player[0].Name, m.Player[1].Name}}
+	for _, g := range games {
+		// Scores per match player: match player 0 plays side 1 when swapped.
+		s := g.Score
+		if g.Swapped {
+			s[0], s[1] = s[1], s[0]
+		}
+		mg := views.MatchGame{Label: gameLabel(g), Href: fmt.Sprintf("/games/%d", g.ID), Score: s, Current: g.ID == current}
+		if g.Finished() {
+			mg.Result = resultText(eng, g, rules.NoSide)
+		} else {
+			mg.Result = "in progress"
+		}
+		panel.Games = append(panel.Games, mg)
+		panel.Totals[0] += s[0]
+		panel.Totals[1] += s[1]
+	}
+	if m.Status == "finished" {
+		panel.Totals = m.Totals
+		switch m.Winner {
+		case 0, 1:
+			panel.Result = fmt.Sprintf("%s wins the match %d–%d.", m.Player[m.Winner].Name, m.Totals[m.Winner], m.Totals[1-m.Winner])
+		default:
+			panel.Result = fmt.Sprintf("The match is drawn %d–%d.", m.Totals[0], m.Totals[1])
+		}
+	}
+	return panel
+}
+
+// version identifies what an open page shows of a game: a change of it is
+// what the live poll waits for.
+func version(g db.Game) string {
+	return fmt.Sprintf("%d.%s.%d", g.Ply, g.Status, g.ArmisticeBy)
+}
+
+// show renders the game page (a fragment for htmx). ?sel= carries the
+// clicks of a move being made, ?view= switches the board view and
+// remembers it, ?confirm=resign asks before resigning.
+func (h *gameHandler) show(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	if view := c.QueryParam("view"); view != "" {
+		if err := h.setBoardView(c, view); err != nil {
+			return err
+		}
+	}
+	s, err := h.load(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return h.respond(c, http.StatusOK, s, "")
+}
+
+// setBoardView stores the viewer's board view (in the account, or in the
+// session for a visitor) and uses it for this request.
+func (h *gameHandler) setBoardView(c echo.Context, view string) error {
+	if view != "diamond" && view != "square" {
+		return db.Errorf(db.KindInvalid, "Unknown board view %q.", view)
+	}
+	v := currentViewer(c)
+	if v.ID != 0 {
+		if err := h.db.SetBoardView(c.Request().Context(), v.ID, view); err != nil {
+			return err
+		}
+	}
+	v.BoardView = view
+	c.Set("viewer", v)
+	return nil
+}
+
+func (h *gameHandler) respond(c echo.Context, status int, s gameScreen, message string) error {
+	p, err := h.page(c, s, message)
+	if err != nil {
+		return err
+	}
+	return render(c, status, views.GameView(p), views.GameSwap(p))
+}
+
+// live answers the poll of an open game page: 204 while nothing changed
+// since version ?v=, the fresh #game fragment otherwise.
+func (h *gameHandler) live(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	g, err := h.db.Game(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("v") == version(g) {
+		return c.NoContent(http.StatusNoContent)
+	}
+	s, err := h.load(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("HX-Push-Url", "false")
+	return h.respond(c, http.StatusOK, s, "")
+}
+
+// formPly reads the ply a form was made against. Errors: KindInvalid.
+func formPly(c echo.Context) (int, error) {
+	ply, err := strconv.Atoi(c.FormValue("ply"))
+	if err != nil || ply < 0 {
+		return 0, db.Errorf(db.KindInvalid, "The form did not say which position it was made against (ply).")
+	}
+	return ply, nil
+}
+
+// act runs one change of a game (a move, a resignation, an armistice step)
+// and answers: after success a redirect to the game (htmx: the fresh
+// fragment); after a refused change (stale ply, not your turn, illegal
+// move) the current game with the reason and a 4xx status, nothing
+// changed.
+func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid int64, ply int) error) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	ply, err := formPly(c)
+	if err == nil {
+		err = do(c.Request().Context(), id, currentViewer(c).ID, ply)
+	}
+	if err != nil {
+		status, msg := statusOf(err)
+		if status >= 500 || status == http.StatusNotFound {
+			return err
+		}
+		s, lerr := h.load(c.Request().Context(), id)
+		if lerr != nil {
+			return lerr
+		}
+		return h.respond(c, status, s, msg)
+	}
+	gameURL := fmt.Sprintf("/games/%d", id)
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, gameURL)
+	}
+	s, err := h.load(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	// The move changed whose turn it is: count again for the badge.
+	v := currentViewer(c)
+	if v.Turns, err = h.db.TurnCount(c.Request().Context(), v.ID); err != nil {
+		return err
+	}
+	c.Set("viewer", v)
+	c.Response().Header().Set("HX-Push-Url", gameURL)
+	return h.respond(c, http.StatusOK, s, "")
+}
+
+func (h *gameHandler) move(c echo.Context) error {
+	move := strings.TrimSpace(c.FormValue("move"))
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		if move == "" || len(move) > 64 {
+			return db.Errorf(db.KindInvalid, "No move was given.")
+		}
+		_, err := h.db.PlayMove(ctx, db.Play{GameID: id, UserID: uid, Ply: ply, Move: move}, h.now())
+		return err
+	})
+}
+
+func (h *gameHandler) resign(c echo.Context) error {
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		if c.FormValue("confirm") != "yes" {
+			return db.Errorf(db.KindInvalid, "Confirm the resignation to resign.")
+		}
+		_, err := h.db.Resign(ctx, id, uid, ply, h.now())
+		return err
+	})
+}
+
+func (h *gameHandler) armistice(c echo.Context) error {
+	action := c.Param("action")
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		var err error
+		switch action {
+		case "offer":
+			_, err = h.db.OfferArmistice(ctx, id, uid, ply, h.now())
+		case "accept", "decline":
+			_, err = h.db.AnswerArmistice(ctx, id, uid, ply, action == "accept", h.now())
+		default:
+			err = db.Errorf(db.KindNotFound, "There is no such page.")
+		}
+		return err
+	})
+}
+
+// match sends the browser to the match's latest game.
+func (h *gameHandler) match(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	games, err := h.db.MatchGames(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	if len(games) == 0 {
+		return db.Errorf(db.KindNotFound, "No such match.")
+	}
+	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d", games[len(games)-1].ID))
+}

@@ -1,0 +1,313 @@
+package handlers_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/handlers"
+)
+
+// clock is a settable clock shared by the server and the test.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// server is the real application listening on 127.0.0.1:0 with its
+// database in a temporary folder.
+type server struct {
+	t      *testing.T
+	URL    string
+	DB     *db.DB
+	Path   string
+	Clock  *clock
+	App    *handlers.App
+	seed   int64
+	stop   func()
+	stopMu sync.Once
+}
+
+// startServer starts the app on a fresh database file (or on path when
+// given, to restart on the same file).
+func startServer(t *testing.T, path string, clk *clock) *server {
+	t.Helper()
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "trench.db")
+	}
+	if clk == nil {
+		clk = &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, DB: store, Path: path, Clock: clk, seed: 42}
+	var seedMu sync.Mutex
+	e, app, err := handlers.New(ctx, store, handlers.Config{
+		BcryptCost: bcrypt.MinCost,
+		Now:        clk.Now,
+		Seed: func() int64 {
+			seedMu.Lock()
+			defer seedMu.Unlock()
+			s.seed++
+			return s.seed
+		},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.App = app
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: e}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	s.URL = "http://" + ln.Addr().String()
+	s.stop = func() {
+		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
+		defer c2()
+		if err := srv.Shutdown(sctx); err != nil {
+			t.Error(err)
+		}
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			t.Error(err)
+		}
+		cancel()
+		if err := store.Close(); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Stop shuts the server down and closes its database (once).
+func (s *server) Stop() { s.stopMu.Do(s.stop) }
+
+// client is one browser: a cookie jar, the last page it got, and whether
+// it sends htmx's headers (JavaScript on) or not.
+type client struct {
+	t    *testing.T
+	srv  *server
+	http *http.Client
+	HTMX bool
+	Name string
+	// Last is the last HTML document received; Status its status code.
+	Last   *goquery.Document
+	Status int
+	Header http.Header
+	URL    string
+}
+
+func (s *server) newClient(t *testing.T) *client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &client{t: t, srv: s, http: &http.Client{
+		Jar: jar,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > 5 {
+				return errors.New("too many redirects")
+			}
+			return nil
+		},
+	}}
+}
+
+// moveTo points the client at another server (a restart) keeping cookies.
+func (c *client) moveTo(s *server) {
+	old, _ := url.Parse(c.srv.URL)
+	nu, _ := url.Parse(s.URL)
+	c.http.Jar.SetCookies(nu, c.http.Jar.Cookies(old))
+	c.srv = s
+}
+
+func (c *client) do(req *http.Request, htmx bool) *goquery.Document {
+	c.t.Helper()
+	if htmx && c.HTMX {
+		req.Header.Set("HX-Request", "true")
+		req.Header.Set("HX-Current-URL", c.URL)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	c.Status, c.Header, c.URL = res.StatusCode, res.Header, res.Request.URL.String()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(body)))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.Last = doc
+	return doc
+}
+
+// Get fetches path (relative to the server) as a plain link or address
+// bar would, and parses the HTML.
+func (c *client) Get(path string) *goquery.Document {
+	c.t.Helper()
+	return c.get(path, false)
+}
+
+func (c *client) get(path string, htmx bool) *goquery.Document {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, c.abs(path), nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return c.do(req, htmx)
+}
+
+// Click follows a link of the last page: with JavaScript on, a link with
+// hx-get is fetched by htmx (HX-Request), otherwise as a plain link.
+func (c *client) Click(link *goquery.Selection) *goquery.Document {
+	c.t.Helper()
+	if u, ok := link.Attr("hx-get"); ok && c.HTMX {
+		return c.get(u, true)
+	}
+	href, ok := link.Attr("href")
+	if !ok {
+		c.t.Fatal("the link has no href")
+	}
+	return c.get(href, false)
+}
+
+// Submit submits a form of the last page with the given values added to
+// its hidden fields (and, for a button, that button's name and value):
+// with JavaScript on, a form with hx-post goes through htmx.
+func (c *client) Submit(form *goquery.Selection, extra url.Values) *goquery.Document {
+	c.t.Helper()
+	vals := url.Values{}
+	form.Find(`input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) {
+		name, _ := in.Attr("name")
+		v, _ := in.Attr("value")
+		vals.Set(name, v)
+	})
+	for k, v := range extra {
+		vals[k] = v
+	}
+	action, _ := form.Attr("action")
+	htmx := false
+	if u, ok := form.Attr("hx-post"); ok && c.HTMX {
+		action, htmx = u, true
+	}
+	req, err := http.NewRequest(http.MethodPost, c.abs(action), strings.NewReader(vals.Encode()))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.do(req, htmx)
+}
+
+func (c *client) abs(path string) string {
+	if strings.HasPrefix(path, "http") {
+		return path
+	}
+	return c.srv.URL + path
+}
+
+// Post submits form values to path, adding the CSRF token of the last
+// page, as a browser submitting a form of that page would.
+func (c *client) Post(path string, form url.Values) *goquery.Document {
+	c.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	if form.Get("_csrf") == "" && c.Last != nil {
+		if tok, ok := c.Last.Find(`input[name="_csrf"]`).Attr("value"); ok {
+			form.Set("_csrf", tok)
+		}
+	}
+	return c.PostRaw(path, form)
+}
+
+// PostRaw submits form values exactly as given.
+func (c *client) PostRaw(path string, form url.Values) *goquery.Document {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, c.abs(path), strings.NewReader(form.Encode()))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.do(req, false)
+}
+
+// SignUp creates an account and signs in.
+func (c *client) SignUp(name string) {
+	c.t.Helper()
+	c.Get("/signup")
+	c.Post("/signup", url.Values{"name": {name}, "password": {"correct horse"}})
+	if c.Status != http.StatusOK || c.Last.Find(".top").Text() == "" || !strings.Contains(c.Last.Find("nav.top").Text(), name) {
+		c.t.Fatalf("sign up %s: status %d, nav %q", name, c.Status, c.Last.Find("nav.top").Text())
+	}
+	c.Name = name
+}
+
+// wantStatus fails the test unless the last answer had status code.
+func (c *client) wantStatus(code int) {
+	c.t.Helper()
+	if c.Status != code {
+		html, _ := c.Last.Html()
+		if len(html) > 1500 {
+			html = html[:1500]
+		}
+		c.t.Fatalf("status %d, want %d; page: %s", c.Status, code, html)
+	}
+}
+
+// text returns the trimmed text of the first element matching sel in the
+// last page.
+func (c *client) text(sel string) string {
+	return strings.TrimSpace(c.Last.Find(sel).First().Text())
+}
+
+// gameID returns the game id of the page at URL /games/N.
+func gameIDOf(t *testing.T, u string) int64 {
+	t.Helper()
+	var id int64
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Sscanf(p.Path, "/games/%d", &id); err != nil {
+		t.Fatalf("not a game URL: %s", u)
+	}
+	return id
+}

@@ -1,0 +1,99 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/views"
+)
+
+// pageHandler serves the start page (the dashboard when signed in) and
+// the rules pages.
+type pageHandler struct {
+	db  *db.DB
+	now func() time.Time
+}
+
+// gameSummaries are the one-line descriptions of the games on the start
+// page, by engine key.
+var gameSummaries = map[string]string{
+	"trench":   "8×8 diamond board split by a trench; Soldiers to General; capture across the trench line.",
+	"trenches": "10×10: Tanks and Soldiers leave debris behind; the player who cannot move loses.",
+	"cards":    "Hidden cards in two trenches: shift, recon and attack.",
+}
+
+func (h *pageHandler) home(c echo.Context) error {
+	v := currentViewer(c)
+	if v.ID == 0 {
+		home := views.Home{Page: pageOf(c, "Welcome")}
+		for _, e := range rules.Engines() {
+			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: e.Title(), Summary: gameSummaries[e.Key()]})
+		}
+		return render(c, http.StatusOK, views.HomeView(home), nil)
+	}
+	ctx := c.Request().Context()
+	now := h.now()
+	d := views.Dashboard{Page: pageOf(c, "Your games")}
+	active, err := h.db.ActiveGames(ctx, v.ID)
+	if err != nil {
+		return err
+	}
+	finished, err := h.db.FinishedGames(ctx, v.ID, 10)
+	if err != nil {
+		return err
+	}
+	for _, list := range []struct {
+		games []db.Game
+		out   *[]views.GameRow
+	}{{active, &d.Games}, {finished, &d.Finished}} {
+		for _, g := range list.games {
+			r, err := gameRow(g, v.ID, now)
+			if err != nil {
+				return err
+			}
+			*list.out = append(*list.out, r)
+		}
+	}
+	mine, err := h.db.ChallengesBy(ctx, v.ID)
+	if err != nil {
+		return err
+	}
+	open, err := h.db.OpenChallenges(ctx, v.ID)
+	if err != nil {
+		return err
+	}
+	for _, ch := range mine {
+		d.MyChallenges = append(d.MyChallenges, challengeRow(ch, v.ID))
+	}
+	for _, ch := range open {
+		d.OpenChallenge = append(d.OpenChallenge, challengeRow(ch, v.ID))
+	}
+	return render(c, http.StatusOK, views.DashboardView(d), nil)
+}
+
+func (h *pageHandler) rules(c echo.Context) error {
+	game := c.Param("game")
+	title := "Rules"
+	if game != "" {
+		e, ok := rules.Lookup(game)
+		if !ok {
+			return db.Errorf(db.KindNotFound, "There is no game called %q here.", game)
+		}
+		title = e.Title() + " rules"
+	}
+	return render(c, http.StatusOK, views.RulesView(pageOf(c, title), game), nil)
+}
+
+// paramID parses the :id path parameter. Errors: KindNotFound.
+func paramID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, db.Errorf(db.KindNotFound, "There is no such page.")
+	}
+	return id, nil
+}

@@ -1,0 +1,133 @@
+package handlers
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/views"
+)
+
+// variantTitle returns the display name of variant key of eng ("decider"
+// and other internal variants fall back to the key).
+func variantTitle(eng rules.Engine, key string) string {
+	for _, v := range eng.Variants() {
+		if v.Key == key {
+			return v.Title
+		}
+	}
+	if key == "decider" {
+		return "Decider (first to 40)"
+	}
+	return key
+}
+
+// gameLabel names game number of a match: "Game 1", "Game 2", "Decider".
+func gameLabel(g db.Game) string {
+	if g.Variant == "decider" {
+		return "Decider"
+	}
+	return "Game " + strconv.Itoa(g.Number)
+}
+
+// gameTitle is a game's name in lists and headings: the game, the rules
+// the match was made with, and which game of the match it is after the
+// first.
+func gameTitle(eng rules.Engine, g db.Game) string {
+	t := eng.Title() + " · " + variantTitle(eng, g.MatchVariant)
+	if g.Number > 1 {
+		t += " · " + gameLabel(g)
+	}
+	return t
+}
+
+// clockText says how long the side to move has left, in words.
+func clockText(deadline, now time.Time) string {
+	d := deadline.Sub(now)
+	if d <= 0 {
+		return "time is up"
+	}
+	days := int(d / (24 * time.Hour))
+	hours := int((d % (24 * time.Hour)) / time.Hour)
+	mins := int((d % time.Hour) / time.Minute)
+	switch {
+	case days > 0:
+		return plural(days, "day") + " " + plural(hours, "hour") + " left"
+	case hours > 0:
+		return plural(hours, "hour") + " " + plural(mins, "minute") + " left"
+	}
+	return plural(max(mins, 1), "minute") + " left"
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// resultText describes a finished game's result, from the viewer's side
+// when they played it.
+func resultText(eng rules.Engine, g db.Game, viewer rules.Side) string {
+	names := eng.SideNames()
+	score := fmt.Sprintf("%d–%d", g.Score[0], g.Score[1])
+	why := ""
+	if g.Reason != "" {
+		why = " (" + string(g.Reason) + ")"
+	}
+	switch {
+	case g.Winner == rules.NoSide:
+		return "Drawn " + score + why
+	case viewer.Valid() && g.Winner == viewer:
+		return "You won " + score + why
+	case viewer.Valid():
+		return "You lost " + score + why
+	}
+	return fmt.Sprintf("%s (%s) won %s%s", g.Side[g.Winner].Name, names[g.Winner], score, why)
+}
+
+// gameRow is a game in the dashboard's lists, seen by userID.
+func gameRow(g db.Game, userID int64, now time.Time) (views.GameRow, error) {
+	eng, err := g.Engine()
+	if err != nil {
+		return views.GameRow{}, err
+	}
+	side := g.SideOf(userID)
+	r := views.GameRow{ID: g.ID, Href: fmt.Sprintf("/games/%d", g.ID), Title: gameTitle(eng, g)}
+	if side.Valid() {
+		r.Opponent = g.Side[side.Other()].Name
+		r.YourSide = eng.SideNames()[side]
+	}
+	switch {
+	case g.Finished():
+		r.Status = resultText(eng, g, side)
+	case g.ToMove == side:
+		r.YourTurn, r.Status = true, "Your move"
+		r.Clock = clockText(g.Deadline, now)
+	default:
+		r.Status = "Waiting for " + g.Side[g.ToMove].Name
+		r.Clock = clockText(g.Deadline, now)
+	}
+	return r, nil
+}
+
+// challengeRow is a challenge in a list, seen by userID.
+func challengeRow(c db.Challenge, userID int64) views.ChallengeRow {
+	r := views.ChallengeRow{ID: c.ID, From: c.Creator.Name, To: c.Opponent.Name, Game: c.Game, Variant: c.Variant,
+		Color: "random", DaysPerMove: c.DaysPerMove}
+	if eng, ok := rules.Lookup(c.Game); ok {
+		r.Game, r.Variant = eng.Title(), variantTitle(eng, c.Variant)
+		switch c.Color {
+		case "0":
+			r.Color = eng.SideNames()[0]
+		case "1":
+			r.Color = eng.SideNames()[1]
+		}
+	}
+	r.CanCancel = c.Creator.ID == userID
+	r.CanAccept = userID != 0 && c.Creator.ID != userID && (c.Opponent.ID == 0 || c.Opponent.ID == userID)
+	r.CanDecline = userID != 0 && c.Opponent.ID == userID
+	return r
+}

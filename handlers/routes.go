@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/trench-games/trench/static"
+)
+
+// routes registers every route of the server.
+func (a *App) routes(e *echo.Echo) {
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
+	e.Use(securityHeaders)
+
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))
+	e.GET("/static/*", echo.WrapHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	})))
+	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
+
+	site := e.Group("", middleware.BodyLimit("64K"), a.csrf(), a.loadUser)
+	auth := &authHandler{db: a.db, store: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
+	pages := &pageHandler{db: a.db, now: a.cfg.Now}
+	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	games := &gameHandler{db: a.db, now: a.cfg.Now}
+
+	site.GET("/", pages.home)
+	site.GET("/rules", pages.rules)
+	site.GET("/rules/:game", pages.rules)
+
+	site.GET("/signup", auth.signUpForm)
+	site.POST("/signup", auth.signUp)
+	site.GET("/signin", auth.signInForm)
+	site.POST("/signin", auth.signIn, a.limits.perIP)
+	site.POST("/signout", auth.signOut)
+	site.GET("/settings", auth.settings, requireUser)
+	site.POST("/settings/password", auth.changePassword, requireUser)
+
+	site.GET("/challenges/new", challenges.form, requireUser)
+	site.POST("/challenges", challenges.create, requireUser)
+	site.POST("/challenges/:id/accept", challenges.accept, requireUser)
+	site.POST("/challenges/:id/decline", challenges.decline, requireUser)
+	site.POST("/challenges/:id/cancel", challenges.cancel, requireUser)
+
+	site.GET("/games/:id", games.show)
+	site.GET("/games/:id/live", games.live)
+	site.POST("/games/:id/move", games.move, requireUser)
+	site.POST("/games/:id/resign", games.resign, requireUser)
+	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
+	site.GET("/matches/:id", games.match)
+}
+
+// csrf protects every state-changing request, with or without htmx: the
+// token travels in a cookie and in each form's _csrf field (or the
+// X-CSRF-Token header); browsers' same-origin fetch metadata is accepted
+// too.
+func (a *App) csrf() echo.MiddlewareFunc {
+	return middleware.CSRFWithConfig(middleware.CSRFConfig{
+		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
+		CookieName:     "_csrf",
+		CookiePath:     "/",
+		CookieMaxAge:   int((60 * 24 * time.Hour).Seconds()),
+		CookieHTTPOnly: true,
+		CookieSecure:   a.cfg.SecureCookies,
+		CookieSameSite: http.SameSiteLaxMode,
+		ErrorHandler: func(err error, c echo.Context) error {
+			return echo.NewHTTPError(http.StatusForbidden,
+				"This form has expired or did not come from this site. Reload the page and try again.")
+		},
+	})
+}
+
+// securityHeaders sets a strict Content-Security-Policy (no inline script
+// or style), forbids framing and MIME sniffing, and limits the referrer.
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+			"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
+			h.Set("Cache-Control", "no-store")
+			h.Add("Vary", "HX-Request")
+		}
+		return next(c)
+	}
+}
