@@ -57,6 +57,9 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 	if !slices.ContainsFunc(eng.Variants(), func(v rules.Variant) bool { return v.Key == c.Variant }) {
 		return Challenge{}, Errorf(KindInvalid, "Unknown rules %q for %s.", c.Variant, eng.Title())
 	}
+	if fixed, ok := eng.(rules.CreatorSider); ok {
+		c.Color = fmt.Sprint(int(fixed.CreatorSide()))
+	}
 	if c.Color != "0" && c.Color != "1" && c.Color != "random" {
 		return Challenge{}, Errorf(KindInvalid, "Unknown colour choice %q.", c.Color)
 	}

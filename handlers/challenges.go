@@ -42,6 +42,11 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 			g.Variants = append(g.Variants, views.Option{Value: v.Key, Label: v.Title, Selected: in.Variant == v.Key || in.Variant == "" && i == 0})
 		}
 		names := e.SideNames()
+		if fixed, ok := e.(rules.CreatorSider); ok {
+			g.FixedSide = names[fixed.CreatorSide()]
+			f.Games = append(f.Games, g)
+			continue
+		}
 		g.Colors = []views.Option{
 			{Value: "random", Label: "Random", Selected: in.Color == "" || in.Color == "random"},
 			{Value: "0", Label: names[0] + " (moves first)", Selected: in.Color == "0"},

@@ -194,7 +194,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if g.Finished() {
 			score = g.Score[i]
 		}
-		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: score,
+		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: rules.FormatScore(eng, score),
 			ToMove: !g.Finished() && g.ToMove == sd, IsViewer: side == sd}
 	}
 	now := h.now()
@@ -255,24 +255,29 @@ func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *v
 		return nil
 	}
 	panel := &views.MatchPanel{Players: [2]string{m.Player[0].Name, m.Player[1].Name}}
+	var totals [2]int
 	for _, g := range games {
 		// Scores per match player: match player 0 plays side 1 when swapped.
 		s := g.Score
 		if g.Swapped {
 			s[0], s[1] = s[1], s[0]
 		}
-		mg := views.MatchGame{Label: gameLabel(g), Href: fmt.Sprintf("/games/%d", g.ID), Score: s, Current: g.ID == current}
+		mg := views.MatchGame{Label: gameLabel(g), Href: fmt.Sprintf("/games/%d", g.ID), Current: g.ID == current,
+			Score: [2]string{rules.FormatScore(eng, s[0]), rules.FormatScore(eng, s[1])}}
 		if g.Finished() {
 			mg.Result = resultText(eng, g, rules.NoSide)
 		} else {
 			mg.Result = "in progress"
 		}
 		panel.Games = append(panel.Games, mg)
-		panel.Totals[0] += s[0]
-		panel.Totals[1] += s[1]
+		totals[0] += s[0]
+		totals[1] += s[1]
 	}
 	if m.Status == "finished" {
-		panel.Totals = m.Totals
+		totals = m.Totals
+	}
+	panel.Totals = [2]string{rules.FormatScore(eng, totals[0]), rules.FormatScore(eng, totals[1])}
+	if m.Status == "finished" {
 		switch m.Winner {
 		case 0, 1:
 			panel.Result = fmt.Sprintf("%s wins the match %d–%d.", m.Player[m.Winner].Name, m.Totals[m.Winner], m.Totals[1-m.Winner])

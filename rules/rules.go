@@ -203,3 +203,25 @@ func Engines() []Engine {
 	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
 }
+
+// ScoreFormatter may be implemented by an engine to say what its score
+// counts, e.g. "12 points" or "5 cards"; without it the number stands
+// alone.
+type ScoreFormatter interface {
+	FormatScore(n int) string
+}
+
+// FormatScore writes score n of a game of e for players.
+func FormatScore(e Engine, n int) string {
+	if f, ok := e.(ScoreFormatter); ok {
+		return f.FormatScore(n)
+	}
+	return fmt.Sprint(n)
+}
+
+// CreatorSider may be implemented by an engine whose rules fix the side of
+// the player who created the challenge (the card game: the creator plays
+// ♠); a challenge to such a game offers no choice of side.
+type CreatorSider interface {
+	CreatorSide() Side
+}

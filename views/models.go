@@ -101,7 +101,8 @@ type ChallengeForm struct {
 type ChallengeGame struct {
 	Key, Title string
 	Variants   []Option
-	Colors     []Option
+	Colors     []Option // empty when the rules fix the creator's side
+	FixedSide  string   // the creator's side when fixed, e.g. "Black (♠)"
 }
 
 // ErrorPage is a page or fragment for an error.
@@ -115,7 +116,7 @@ type ErrorPage struct {
 type Player struct {
 	Name     string
 	SideName string // "Black"
-	Score    int
+	Score    string // "12 pts", "9 cards"
 	ToMove   bool
 	IsViewer bool
 }
@@ -132,7 +133,7 @@ type LogLine struct {
 type MatchGame struct {
 	Label   string // "Game 1", "Decider"
 	Href    string
-	Score   [2]int // per match player
+	Score   [2]string // per match player
 	Result  string
 	Current bool
 }
@@ -141,7 +142,7 @@ type MatchGame struct {
 type MatchPanel struct {
 	Players [2]string // match players
 	Games   []MatchGame
-	Totals  [2]int
+	Totals  [2]string
 	Result  string // "" while the match goes on
 }
 

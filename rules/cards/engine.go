@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"fmt"
 	"github.com/trench-games/trench/rules"
 )
 
@@ -78,3 +79,16 @@ func (e Engine) NextInMatch(variant string, games []rules.MatchGame, seed int64)
 
 // HasArmistice is true: the players may agree to a draw.
 func (Engine) HasArmistice() bool { return true }
+
+// FormatScore writes a card game score: the cards a side still holds,
+// e.g. "9 cards".
+func (Engine) FormatScore(n int) string {
+	if n == 1 {
+		return "1 card"
+	}
+	return fmt.Sprintf("%d cards", n)
+}
+
+// CreatorSide is Side0: the player who created the challenge plays ♠
+// (spec, "Cards and setup").
+func (Engine) CreatorSide() rules.Side { return rules.Side0 }

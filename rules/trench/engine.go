@@ -245,3 +245,6 @@ func (s State) View(viewer rules.Side) any {
 	}
 	return v
 }
+
+// FormatScore writes a TRENCH score in the ruleset's points, e.g. "12 pts".
+func (Engine) FormatScore(n int) string { return fmt.Sprintf("%d pts", n) }

@@ -98,3 +98,7 @@ func (e Engine) NextInMatch(variant string, games []rules.MatchGame, seed int64)
 
 // HasArmistice returns false: the rules have no agreed end.
 func (Engine) HasArmistice() bool { return false }
+
+// FormatScore writes a Trenches score: the pieces that can still move,
+// e.g. "3 mobile".
+func (Engine) FormatScore(n int) string { return fmt.Sprintf("%d mobile", n) }
