@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -377,7 +376,7 @@ func TestBrowserPlayWithoutJavaScript(t *testing.T) {
 	if loc := b.location(); loc != gameURL {
 		t.Fatalf("after moving the address is %s, want %s (the redirect after the POST)", loc, gameURL)
 	}
-	if ply := b.attr("#game", "data-ply"); ply != strconv.Itoa(1) {
+	if ply := b.attr("#game", "data-ply"); ply != "1" {
 		t.Fatalf("the page shows ply %s, want 1", ply)
 	}
 	if got := b.text("#status"); got == "Your move" || !strings.Contains(got, "bob") {
