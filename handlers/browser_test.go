@@ -333,7 +333,7 @@ func TestBrowserPlayWithHTMX(t *testing.T) {
 	if !b.eval(samePage) {
 		t.Fatal("the live update reloaded the whole page, want an in-place swap")
 	}
-	if n := b.count(`#moves span[data-ply]`); n != 2 {
+	if n := b.count(`#moves li[data-ply]`); n != 2 {
 		t.Fatalf("the move list shows %d moves, want 2", n)
 	}
 	if b.count(`#board a[data-click]`) == 0 {
@@ -382,7 +382,7 @@ func TestBrowserPlayWithoutJavaScript(t *testing.T) {
 	if got := b.text("#status"); got == "Your move" || !strings.Contains(got, "bob") {
 		t.Fatalf("after moving, the status says %q, want bob to move", got)
 	}
-	if n := b.count(`#moves span[data-ply]`); n != 1 {
+	if n := b.count(`#moves li[data-ply]`); n != 1 {
 		t.Fatalf("the move list shows %d moves, want 1", n)
 	}
 	if b.count(`#board button[name="move"], #board a[data-click]`) != 0 {

@@ -148,22 +148,22 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	gameURL := fmt.Sprintf("/games/%d", g.ID)
 	names := eng.SideNames()
 
-	// The move list, replayed from the start so that each move is
-	// described as the viewer may read it.
-	cur, err := eng.Decode(g.Variant, g.StartState)
-	if err != nil {
-		return views.GamePage{}, fmt.Errorf("game %d: start state: %w", g.ID, err)
+	// The move list: all of it for a full page; for htmx only the moves
+	// after the ply the page shows (appended out of band).
+	from := 0
+	if isHTMX(c) {
+		from = g.Ply
+		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {
+			from = n
+		}
 	}
-	log := make([]views.LogLine, 0, len(s.moves))
+	log, err := moveLog(eng, g, s.moves, from, seer)
+	if err != nil {
+		return views.GamePage{}, err
+	}
 	var lastClicks []string
-	for i, m := range s.moves {
-		log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Text: cur.Describe(m.Move, seer), Last: i == len(s.moves)-1})
-		if i == len(s.moves)-1 {
-			lastClicks = cur.Clicks(m.Move)
-		}
-		if cur, err = cur.Apply(m.Move); err != nil {
-			return views.GamePage{}, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
-		}
+	if len(s.moves) > 0 {
+		lastClicks = st.Clicks(s.moves[len(s.moves)-1].Move)
 	}
 
 	bottom := rules.Side0
@@ -242,6 +242,31 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		}
 	}
 	return p, nil
+}
+
+// moveLog describes the moves after ply from as seer may read them,
+// replaying the game from its start (each move is described in the state
+// it was made in).
+func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
+	if from >= len(moves) {
+		return nil, nil
+	}
+	cur, err := eng.Decode(g.Variant, g.StartState)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
+	}
+	log := make([]views.LogLine, 0, len(moves)-from)
+	for i, m := range moves {
+		if i >= from {
+			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Text: cur.Describe(m.Move, seer)})
+		}
+		if i < len(moves)-1 {
+			if cur, err = cur.Apply(m.Move); err != nil {
+				return nil, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
+			}
+		}
+	}
+	return log, nil
 }
 
 // matchPanel is the match's games and totals, or nil for a match of one

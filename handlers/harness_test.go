@@ -206,7 +206,14 @@ func (c *client) Click(link *goquery.Selection) *goquery.Document {
 	if !ok {
 		c.t.Fatal("the link has no href")
 	}
-	return c.get(href, false)
+	return c.get(href, c.HTMX && boosted(link))
+}
+
+// boosted reports whether htmx boosts el: it or an ancestor has
+// hx-boost="true".
+func boosted(el *goquery.Selection) bool {
+	v, _ := el.Closest("[hx-boost]").Attr("hx-boost")
+	return v == "true"
 }
 
 // Submit submits a form of the last page with the given values added to
@@ -224,7 +231,7 @@ func (c *client) Submit(form *goquery.Selection, extra url.Values) *goquery.Docu
 		vals[k] = v
 	}
 	action, _ := form.Attr("action")
-	htmx := false
+	htmx := c.HTMX && boosted(form)
 	if u, ok := form.Attr("hx-post"); ok && c.HTMX {
 		action, htmx = u, true
 	}

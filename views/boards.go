@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -30,6 +29,16 @@ func Board(view any, p Play) templ.Component {
 	})
 }
 
+// Notes renders what a game shows under its board (TRENCH: the captured
+// units); nothing for the others.
+func Notes(view any) templ.Component {
+	switch v := view.(type) {
+	case trench.BoardView:
+		return TrenchNotes(v)
+	}
+	return templ.NopComponent
+}
+
 // trenchCell is one square of a TRENCH board as drawn.
 type trenchCell struct {
 	Name     string
@@ -48,13 +57,12 @@ type trenchCell struct {
 
 // Class returns the CSS classes of the cell.
 func (c trenchCell) Class() string {
-	cls := []string{"sq"}
+	var cls []string
 	add := func(ok bool, name string) {
 		if ok {
 			cls = append(cls, name)
 		}
 	}
-	add(c.Dark, "dark")
 	add(c.Trench, "trench")
 	add(c.Last, "last")
 	add(c.Selected, "selected")
@@ -141,56 +149,13 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 	return trenchBoardVM{View: v, Cells: cells}
 }
 
-// starPoints returns the points of a five-pointed star centred on (cx, cy)
-// with outer radius r, for an SVG polygon.
-func starPoints(cx, cy, r float64) string {
-	var b strings.Builder
-	for i := 0; i < 10; i++ {
-		rad := r
-		if i%2 == 1 {
-			rad = r * 0.45
-		}
-		a := -math.Pi/2 + float64(i)*math.Pi/5
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.FormatFloat(cx+rad*math.Cos(a), 'f', 1, 64))
-		b.WriteByte(',')
-		b.WriteString(strconv.FormatFloat(cy+rad*math.Sin(a), 'f', 1, 64))
+// unitSprite is the sprite symbol of a unit: "b3" is a Black Captain.
+func unitSprite(u trench.Unit) string {
+	side := "b"
+	if u.Side() == rules.Side1 {
+		side = "w"
 	}
-	return b.String()
-}
-
-// unitStars returns the star polygons of a unit with n stars, laid out in
-// a 40×40 view box: one row of up to three, two rows for four and five.
-func unitStars(n int) []string {
-	var rows [][]int
-	switch {
-	case n <= 3:
-		rows = [][]int{{n}}
-	case n == 4:
-		rows = [][]int{{2}, {2}}
-	default:
-		rows = [][]int{{3}, {2}}
-	}
-	var out []string
-	for ri, row := range rows {
-		k := row[0]
-		y := 20.0
-		if len(rows) == 2 {
-			y = 15 + float64(ri)*10
-		}
-		for i := 0; i < k; i++ {
-			x := 20 + (float64(i)-float64(k-1)/2)*9
-			out = append(out, starPoints(x, y, 4.6))
-		}
-	}
-	return out
-}
-
-// unitClass is "unit black" or "unit white".
-func unitClass(u trench.Unit) string {
-	return "unit " + strings.ToLower(sideName(u))
+	return "/static/units.svg#" + side + strconv.Itoa(u.Stars())
 }
 
 // capturedUnits lists, for a side, one entry per captured unit (its kind)

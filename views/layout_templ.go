@@ -12,7 +12,7 @@ import "strconv"
 
 // htmxConfig keeps htmx inside a strict Content-Security-Policy (no inline
 // styles or eval) and lets it swap 4xx answers, which carry a message.
-const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyCacheSize":0,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}`
+const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyCacheSize":0,"scrollIntoViewOnBoost":false,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}`
 
 // Layout is the frame of every full page: head, navigation bar, flash area.
 func Layout(p Page) templ.Component {

@@ -4,6 +4,8 @@
 package views
 
 import (
+	"strconv"
+
 	"github.com/trench-games/trench/rules"
 )
 
@@ -126,7 +128,22 @@ type LogLine struct {
 	Ply  int
 	Side rules.Side
 	Text string
-	Last bool
+}
+
+// sideClass is the CSS class of a move by side ("s0", "s1").
+func sideClass(s rules.Side) string {
+	if s == rules.Side1 {
+		return "s1"
+	}
+	return "s0"
+}
+
+// PlyHeader is the request header in which every htmx request from a game
+// page names the ply the page shows.
+const PlyHeader = "X-Trench-Ply"
+
+func plyHeader(ply int) string {
+	return `{"` + PlyHeader + `":"` + strconv.Itoa(ply) + `"}`
 }
 
 // MatchGame is one game of a match in the match panel.
@@ -192,28 +209,30 @@ func (p Play) InLastMove(click string) bool {
 // GamePage is the page of one game.
 type GamePage struct {
 	Page
-	ID           int64
-	URL          string // "/games/12"
-	Heading      string // "TRENCH · Official match · Game 2"
-	Players      [2]Player
-	Bottom       rules.Side // the side drawn at the bottom (the viewer's)
-	Status       string
-	YourTurn     bool
-	Finished     bool
-	Clock        string
-	Ply          int
-	Log          []LogLine
-	Match        *MatchPanel
-	NextGameHref string
-	Message      string // why the last action did nothing (a stale ply, …)
-	ConfirmResign bool
-	CanResign    bool
-	Armistice    ArmisticeState
-	PollURL      string // "" when there is nothing to wait for
-	BoardToggle  string // href of the other board view
+	ID       int64
+	URL      string // "/games/12"
+	Heading  string // "TRENCH · Official match · Game 2"
+	Players  [2]Player
+	Bottom   rules.Side // the side drawn at the bottom (the viewer's)
+	Status   string
+	YourTurn bool
+	Finished bool
+	Clock    string
+	Ply      int
+	// Log is the whole move list on a full page; on an htmx answer only
+	// the moves after the ply the page showed.
+	Log              []LogLine
+	Match            *MatchPanel
+	NextGameHref     string
+	Message          string // why the last action did nothing (a stale ply, …)
+	ConfirmResign    bool
+	CanResign        bool
+	Armistice        ArmisticeState
+	PollURL          string // "" when there is nothing to wait for
+	BoardToggle      string // href of the other board view
 	BoardToggleLabel string
-	View         any // the game's own view model
-	Play         Play
+	View             any // the game's own view model
+	Play             Play
 }
 
 // ArmisticeState is what the viewer may do about an armistice.

@@ -23,13 +23,12 @@ type trenchesCell struct {
 
 // Class returns the CSS classes of the cell.
 func (c trenchesCell) Class() string {
-	cls := []string{"sq"}
+	var cls []string
 	add := func(ok bool, name string) {
 		if ok {
 			cls = append(cls, name)
 		}
 	}
-	add(c.Dark, "dark")
 	add(c.Piece == trenches.Debris, "debris")
 	add(c.Last, "last")
 	add(c.Selected, "selected")
@@ -133,10 +132,17 @@ func trenchesBoard(v trenches.BoardView, p Play) trenchesBoardVM {
 	return trenchesBoardVM{View: v, Cells: cells, Stage: stage}
 }
 
-// pieceClass is the CSS class of a piece's drawing.
-func pieceClass(p trenches.Piece) string {
+// pieceSprite is the sprite symbol of a piece: "lt" is a Light Tank, "ds"
+// a Dark Soldier.
+func pieceSprite(p trenches.Piece) string {
+	id := "l"
 	if p.Side() == rules.Side1 {
-		return "piece dark-side"
+		id = "d"
 	}
-	return "piece light-side"
+	if p.Type() == trenches.Tank {
+		id += "t"
+	} else {
+		id += "s"
+	}
+	return "/static/units.svg#" + id
 }
