@@ -148,10 +148,28 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	gameURL := fmt.Sprintf("/games/%d", g.ID)
 	names := eng.SideNames()
 
-	// The move list: all of it for a full page; for htmx only the moves
-	// after the ply the page shows (appended out of band).
+	// Review mode: ?ply=N shows the position after ply N; a finished game
+	// opens at its end with the review controls.
+	review, err := reviewPly(c, g)
+	if err != nil {
+		return views.GamePage{}, err
+	}
+	shown := st
+	if review >= 0 && review < g.Ply {
+		if shown, err = stateAt(eng, g, s.moves, review); err != nil {
+			return views.GamePage{}, err
+		}
+	}
+	shownPly := g.Ply
+	if review >= 0 {
+		shownPly = review
+	}
+
+	// The move list: all of it for a full page or in review mode; for
+	// htmx only the moves after the ply the page shows (appended out of
+	// band).
 	from := 0
-	if isHTMX(c) {
+	if isHTMX(c) && review < 0 {
 		from = g.Ply
 		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {
 			from = n
@@ -162,8 +180,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		return views.GamePage{}, err
 	}
 	var lastClicks []string
-	if len(s.moves) > 0 {
-		lastClicks = st.Clicks(s.moves[len(s.moves)-1].Move)
+	if shownPly > 0 {
+		lastClicks = st.Clicks(s.moves[shownPly-1].Move)
 	}
 
 	bottom := rules.Side0
@@ -180,18 +198,19 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		Finished: g.Finished(),
 		Ply:      g.Ply,
 		Log:      log,
+		LogHref:  gameURL + "?ply=",
 		Message:  message,
-		View:     st.View(seer),
+		View:     shown.View(seer),
 		Play: views.Play{
 			GameURL: gameURL, Ply: g.Ply, CSRF: pageOf(c, "").CSRF, Viewer: side, Square: square,
 			LastMove: lastClicks,
 		},
 	}
-	res := st.Result()
+	res := shown.Result()
 	for i := range p.Players {
 		sd := rules.Side(i)
 		score := res.Score[i]
-		if g.Finished() {
+		if g.Finished() && shownPly == g.Ply {
 			score = g.Score[i]
 		}
 		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: rules.FormatScore(eng, score),
@@ -209,30 +228,38 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		p.Status = fmt.Sprintf("%s (%s) to move", g.Side[g.ToMove].Name, names[g.ToMove])
 		p.Clock = clockText(g.Deadline, now) + " to move."
 	}
+	if review >= 0 {
+		p.Review = reviewLinks(eng, g, review, views.HasImage(p.View))
+	}
 	if !g.Finished() {
-		p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
 		if side.Valid() {
 			p.CanResign = true
 			p.ConfirmResign = c.QueryParam("confirm") == "resign"
 			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
 				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other()}
 		}
-		if side.Valid() && g.ToMove == side {
-			legal := st.Legal(side)
-			p.Play.CanMove = len(legal) > 0
-			p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
-			if len(p.Play.Selected) > 0 {
-				p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+		if review < 0 {
+			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
+			if side.Valid() && g.ToMove == side {
+				legal := st.Legal(side)
+				p.Play.CanMove = len(legal) > 0
+				p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
+				if len(p.Play.Selected) > 0 {
+					p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+				}
 			}
 		}
 	}
-	other := "square"
-	p.BoardToggleLabel = "Show the square view"
-	if square {
-		other = "diamond"
-		p.BoardToggleLabel = "Show the diamond view"
+	if views.HasDiamond(p.View) {
+		other, label := "square", "Show the square view"
+		if square {
+			other, label = "diamond", "Show the diamond view"
+		}
+		p.BoardToggle, p.BoardToggleLabel = gameURL+"?view="+other, label
+		if review >= 0 {
+			p.BoardToggle += "&ply=" + strconv.Itoa(review)
+		}
 	}
-	p.BoardToggle = gameURL + "?view=" + other
 	p.Match = matchPanel(eng, s.match, s.matchGs, g.ID)
 	if g.Finished() {
 		for _, mg := range s.matchGs {
@@ -242,6 +269,68 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		}
 	}
 	return p, nil
+}
+
+// reviewPly returns the ply to review: ?ply=N (0 ≤ N ≤ the game's ply;
+// the current ply of a game in progress is no review), the end of a
+// finished game, or -1 for no review. Errors: KindNotFound for a ply the
+// game does not have.
+func reviewPly(c echo.Context, g db.Game) (int, error) {
+	q := c.QueryParam("ply")
+	if q == "" {
+		if g.Finished() {
+			return g.Ply, nil
+		}
+		return -1, nil
+	}
+	n, err := strconv.Atoi(q)
+	if err != nil || n < 0 || n > g.Ply {
+		return 0, db.Errorf(db.KindNotFound, "This game has no ply %q: it has plies 0 to %d.", q, g.Ply)
+	}
+	if n == g.Ply && !g.Finished() {
+		return -1, nil
+	}
+	return n, nil
+}
+
+// reviewLinks are the review controls at ply n of g.
+func reviewLinks(eng rules.Engine, g db.Game, n int, image bool) *views.Review {
+	base := fmt.Sprintf("/games/%d", g.ID)
+	at := func(k int) string { return base + "?ply=" + strconv.Itoa(k) }
+	r := &views.Review{Ply: n, Of: g.Ply}
+	if n > 0 {
+		r.First, r.Prev = at(0), at(n-1)
+	}
+	if n < g.Ply {
+		r.Next, r.Last = at(n+1), at(g.Ply)
+		if !g.Finished() {
+			r.Last, r.LiveHref = base, base
+			if n+1 == g.Ply {
+				r.Next = base
+			}
+		}
+	}
+	if g.Finished() || !rules.HidesInformation(eng) {
+		r.RecordHref = base + "/record"
+	}
+	if image {
+		r.ImageHref = base + "/position.svg?ply=" + strconv.Itoa(n)
+	}
+	return r
+}
+
+// stateAt replays g from its start to ply n.
+func stateAt(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, error) {
+	st, err := eng.Decode(g.Variant, g.StartState)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
+	}
+	for _, m := range moves[:n] {
+		if st, err = st.Apply(m.Move); err != nil {
+			return nil, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
+		}
+	}
+	return st, nil
 }
 
 // moveLog describes the moves after ply from as seer may read them,

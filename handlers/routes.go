@@ -28,6 +28,7 @@ func (a *App) routes(e *echo.Echo) {
 	pages := &pageHandler{db: a.db, now: a.cfg.Now}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
 	games := &gameHandler{db: a.db, now: a.cfg.Now}
+	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
 	site.GET("/rules", pages.rules)
@@ -53,6 +54,11 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/resign", games.resign, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
+
+	site.GET("/archive", archive.archive)
+	site.GET("/players/:name", archive.player)
+	site.GET("/games/:id/record", archive.record)
+	site.GET("/games/:id/position.svg", archive.image)
 }
 
 // csrf protects every state-changing request, with or without htmx: the

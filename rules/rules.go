@@ -225,3 +225,16 @@ func FormatScore(e Engine, n int) string {
 type CreatorSider interface {
 	CreatorSide() Side
 }
+
+// Hider may be implemented by an engine whose states hold information a
+// player may not see (the card game's hidden cards): such a game's record
+// is published only once it has ended.
+type Hider interface {
+	HidesInformation() bool
+}
+
+// HidesInformation reports whether e's games hold hidden information.
+func HidesInformation(e Engine) bool {
+	h, ok := e.(Hider)
+	return ok && h.HidesInformation()
+}

@@ -29,6 +29,23 @@ func Board(view any, p Play) templ.Component {
 	})
 }
 
+// HasDiamond reports whether a game's board has the diamond view (and the
+// toggle to the square view): TRENCH.
+func HasDiamond(view any) bool {
+	_, ok := view.(trench.BoardView)
+	return ok
+}
+
+// HasImage reports whether a position of the game can be downloaded as an
+// SVG image (see PositionImage).
+func HasImage(view any) bool {
+	switch view.(type) {
+	case trench.BoardView, trenches.BoardView:
+		return true
+	}
+	return false
+}
+
 // Notes renders what a game shows under its board (TRENCH: the captured
 // units); nothing for the others.
 func Notes(view any) templ.Component {

@@ -233,6 +233,9 @@ type GamePage struct {
 	BoardToggleLabel string
 	View             any // the game's own view model
 	Play             Play
+	Review           *Review // set in review mode (a finished game, or ?ply=)
+	// LogHref is the link of a move in the move list: LogHref + ply.
+	LogHref string
 }
 
 // ArmisticeState is what the viewer may do about an armistice.
@@ -240,4 +243,63 @@ type ArmisticeState struct {
 	Available   bool // the game has armistice and the viewer plays it
 	OfferedByMe bool
 	OfferedToMe bool
+}
+
+// ArchiveRow is one finished game in the archive.
+type ArchiveRow struct {
+	Href    string
+	Game    string    // "TRENCH · Official match · Game 2"
+	Players [2]string // by side
+	Sides   [2]string // side names
+	Result  string
+	Score   string // "52–32", or the match totals for a finished match
+	Moves   int
+	Ended   string // "2026-03-01"
+}
+
+// ArchivePage is /archive: filters, one page of games, page links.
+type ArchivePage struct {
+	Page
+	Rows     []ArchiveRow
+	Total    int
+	Games    []Option
+	Variants []Option
+	Results  []Option
+	Player   string
+	PrevHref string
+	NextHref string
+	PageNo   int
+	Pages    int
+}
+
+// PlayerRecordRow is a player's record in one game.
+type PlayerRecordRow struct {
+	Game                string
+	Wins, Losses, Draws int
+}
+
+// PlayerPage is /players/{name}.
+type PlayerPage struct {
+	Page
+	Name          string
+	Since         string
+	Records       []PlayerRecordRow
+	Active        []GameRow
+	Finished      []GameRow
+	ArchiveHref   string
+	ChallengeHref string
+}
+
+// Review is the review controls of a game page: the ply shown and links to
+// step through the game.
+type Review struct {
+	Ply        int
+	Of         int    // the game's current ply
+	First      string // hrefs; "" when not available
+	Prev       string
+	Next       string
+	Last       string
+	LiveHref   string // back to the game in progress ("" once over)
+	RecordHref string // the game record (text); "" while it would reveal hidden cards
+	ImageHref  string // the position at this ply as an SVG image; "" when none
 }

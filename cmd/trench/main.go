@@ -37,6 +37,7 @@ const usage = `usage:
   trench rules legal GAME POSITION
   trench rules apply GAME POSITION MOVE...
   trench rules perft GAME POSITION DEPTH
+  trench rules replay FILE
 GAME is trench, trenches or cards.`
 
 // run dispatches to a subcommand; with none it serves.

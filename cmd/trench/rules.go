@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ func rulesCommand(stdout, stderr io.Writer, args []string) error {
 }
 
 func rulesOutput(args []string) (string, error) {
+	if len(args) >= 1 && args[0] == "replay" {
+		return replayOutput(args[1:])
+	}
 	if len(args) < 3 {
 		return "", fmt.Errorf("want: legal|apply|perft GAME POSITION …\n%s", usage)
 	}
@@ -67,4 +71,31 @@ func rulesOutput(args []string) (string, error) {
 		return strconv.FormatInt(st.Perft(depth), 10) + "\n", nil
 	}
 	return "", fmt.Errorf("unknown rules command %q (want legal, apply or perft)", verb)
+}
+
+// replayOutput checks the game record in the file named by args[0] ("-"
+// for standard input) and returns its final position.
+func replayOutput(args []string) (string, error) {
+	if len(args) != 1 {
+		return "", fmt.Errorf("replay takes one FILE (a game record; - reads standard input)")
+	}
+	var text []byte
+	var err error
+	if args[0] == "-" {
+		text, err = io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
+	} else {
+		text, err = os.ReadFile(args[0])
+	}
+	if err != nil {
+		return "", err
+	}
+	rec, err := rules.ParseRecord(string(text))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", args[0], err)
+	}
+	st, err := rec.Replay()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", args[0], err)
+	}
+	return st.Encode() + "\n", nil
 }

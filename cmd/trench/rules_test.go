@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -82,5 +83,25 @@ func TestRulesPerft(t *testing.T) {
 		if status != 0 || out != want {
 			t.Errorf("perft %s = %q, want %q", depth, out, want)
 		}
+	}
+}
+
+func TestRulesReplay(t *testing.T) {
+	dir := t.TempDir()
+	good := dir + "/good.txt"
+	os.WriteFile(good, []byte("[Game \"trench\"]\n[Variant \"single\"]\n[Seed \"0\"]\n[Black \"alice\"]\n\n1. d4-d5\n2. e5-e4\n"), 0o600)
+	out, errOut, status := runRules("replay", good)
+	if status != 0 || out != "4RACG/4SRAC/4SSRA/3s1SSR/rss1S3/arss4/cars4/gcar4 b 2 0 0\n" {
+		t.Fatalf("replay: %d %q %q", status, out, errOut)
+	}
+	bad := dir + "/bad.txt"
+	os.WriteFile(bad, []byte("[Game \"trench\"]\n[Variant \"single\"]\n\n1. d4-d5\n2. e5-e4\n3. d5-d2\n"), 0o600)
+	out, errOut, status = runRules("replay", bad)
+	if status != 1 || out != "" || !strings.Contains(errOut, `move 3 "d5-d2"`) {
+		t.Fatalf("a record with an illegal move: %d %q %q", status, out, errOut)
+	}
+	_, errOut, status = runRules("replay", dir+"/missing.txt")
+	if status != 1 || errOut == "" {
+		t.Fatal("a missing file was accepted")
 	}
 }

@@ -92,3 +92,7 @@ func (Engine) FormatScore(n int) string {
 // CreatorSide is Side0: the player who created the challenge plays ♠
 // (spec, "Cards and setup").
 func (Engine) CreatorSide() rules.Side { return rules.Side0 }
+
+// HidesInformation is true: cards are dealt face down and hands are
+// private (spec, "Hidden information").
+func (Engine) HidesInformation() bool { return true }

@@ -1,0 +1,243 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/views"
+)
+
+// archiveHandler serves the archive of finished games, the players'
+// profiles, and the downloads of a game: its record and position images.
+type archiveHandler struct {
+	db  *db.DB
+	now func() time.Time
+}
+
+func (h *archiveHandler) archive(c echo.Context) error {
+	f := db.ArchiveFilter{Game: c.QueryParam("game"), Variant: c.QueryParam("variant"),
+		Player: c.QueryParam("player"), Result: c.QueryParam("result")}
+	if p := c.QueryParam("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return db.Errorf(db.KindInvalid, "Page %q is not a page number.", p)
+		}
+		f.Page = n
+	}
+	if f.Game != "" {
+		if _, ok := rules.Lookup(f.Game); !ok {
+			return db.Errorf(db.KindInvalid, "Unknown game %q.", f.Game)
+		}
+	}
+	rows, total, err := h.db.Archive(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, PageNo: max(f.Page, 1)}
+	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
+	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
+	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}
+	for _, e := range rules.Engines() {
+		a.Games = append(a.Games, views.Option{Value: e.Key(), Label: e.Title(), Selected: f.Game == e.Key()})
+		for _, v := range e.Variants() {
+			a.Variants = append(a.Variants, views.Option{Value: v.Key, Label: e.Title() + " · " + v.Title, Selected: f.Variant == v.Key})
+		}
+	}
+	for _, r := range [][2]string{{"", "Any result"}, {"decisive", "Won by either side"}, {"drawn", "Drawn"}, {"won", "Won by the player"}, {"lost", "Lost by the player"}} {
+		a.Results = append(a.Results, views.Option{Value: r[0], Label: r[1], Selected: f.Result == r[0]})
+	}
+	for _, r := range rows {
+		row, err := archiveRow(r)
+		if err != nil {
+			return err
+		}
+		a.Rows = append(a.Rows, row)
+	}
+	page := func(n int) string {
+		q := url.Values{}
+		for k, v := range map[string]string{"game": f.Game, "variant": f.Variant, "player": f.Player, "result": f.Result} {
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+		q.Set("page", strconv.Itoa(n))
+		return "/archive?" + q.Encode()
+	}
+	if a.PageNo > 1 {
+		a.PrevHref = page(a.PageNo - 1)
+	}
+	if a.PageNo < a.Pages {
+		a.NextHref = page(a.PageNo + 1)
+	}
+	return render(c, http.StatusOK, views.ArchiveView(a), nil)
+}
+
+// archiveRow is a finished game as the archive lists it; a game that
+// finished its match shows the match totals.
+func archiveRow(r db.ArchiveRow) (views.ArchiveRow, error) {
+	g := r.Game
+	eng, err := g.Engine()
+	if err != nil {
+		return views.ArchiveRow{}, err
+	}
+	row := views.ArchiveRow{
+		Href:    fmt.Sprintf("/games/%d", g.ID),
+		Game:    gameTitle(eng, g),
+		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
+		Sides:   eng.SideNames(),
+		Result:  resultText(eng, g, rules.NoSide),
+		Score:   fmt.Sprintf("%s – %s", rules.FormatScore(eng, g.Score[0]), rules.FormatScore(eng, g.Score[1])),
+		Moves:   r.Moves,
+		Ended:   g.EndedAt.Format("2006-01-02"),
+	}
+	if r.MatchGames > 1 && r.MatchStatus == "finished" {
+		row.Score += fmt.Sprintf(" · match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
+	}
+	return row, nil
+}
+
+func (h *archiveHandler) player(c echo.Context) error {
+	ctx := c.Request().Context()
+	u, err := h.db.UserByName(ctx, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	p := views.PlayerPage{Page: pageOf(c, u.Name), Name: u.Name, Since: u.CreatedAt.Format("2 January 2006"),
+		ArchiveHref: "/archive?player=" + url.QueryEscape(u.Name)}
+	if v := currentViewer(c); v.ID != 0 && v.ID != u.ID {
+		p.ChallengeHref = "/challenges/new?opponent=" + url.QueryEscape(u.Name)
+	}
+	records, err := h.db.PlayerRecords(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		title := r.Game
+		if e, ok := rules.Lookup(r.Game); ok {
+			title = e.Title()
+		}
+		p.Records = append(p.Records, views.PlayerRecordRow{Game: title, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
+	}
+	active, err := h.db.ActiveGames(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	finished, err := h.db.FinishedGames(ctx, u.ID, 20)
+	if err != nil {
+		return err
+	}
+	now := h.now()
+	for _, list := range []struct {
+		games []db.Game
+		out   *[]views.GameRow
+	}{{active, &p.Active}, {finished, &p.Finished}} {
+		for _, g := range list.games {
+			r, err := gameRow(g, u.ID, now)
+			if err != nil {
+				return err
+			}
+			r.YourTurn = false
+			*list.out = append(*list.out, r)
+		}
+	}
+	return render(c, http.StatusOK, views.PlayerView(p), nil)
+}
+
+// loadGame returns game :id with its moves.
+func (h *archiveHandler) loadGame(c echo.Context) (db.Game, []db.Move, error) {
+	id, err := paramID(c)
+	if err != nil {
+		return db.Game{}, nil, err
+	}
+	g, err := h.db.Game(c.Request().Context(), id)
+	if err != nil {
+		return db.Game{}, nil, err
+	}
+	moves, err := h.db.Moves(c.Request().Context(), id)
+	return g, moves, err
+}
+
+// record sends a game's record as plain text. A game with hidden
+// information (the card game) is published only once it has ended.
+func (h *archiveHandler) record(c echo.Context) error {
+	g, moves, err := h.loadGame(c)
+	if err != nil {
+		return err
+	}
+	eng, err := g.Engine()
+	if err != nil {
+		return err
+	}
+	if rules.HidesInformation(eng) && !g.Finished() {
+		return db.Errorf(db.KindForbidden, "The record of a %s game is published once the game has ended: until then it would show hidden cards.", eng.Title())
+	}
+	names := eng.SideNames()
+	r := rules.Record{Game: g.Game, Variant: g.Variant, Seed: g.Seed, Tags: [][2]string{
+		{"Site", "Trench"},
+		{"Match", strconv.FormatInt(g.MatchID, 10)},
+		{"Round", strconv.Itoa(g.Number)},
+		{"Rules", variantTitle(eng, g.Variant)},
+		{names[0], g.Side[0].Name},
+		{names[1], g.Side[1].Name},
+		{"Started", g.CreatedAt.Format(time.RFC3339)},
+	}}
+	if g.Finished() {
+		r.Tags = append(r.Tags,
+			[2]string{"Ended", g.EndedAt.Format(time.RFC3339)},
+			[2]string{"Result", resultText(eng, g, rules.NoSide)},
+			[2]string{"Score", fmt.Sprintf("%d-%d", g.Score[0], g.Score[1])},
+		)
+	} else {
+		r.Tags = append(r.Tags, [2]string{"Result", "in progress"})
+	}
+	for _, m := range moves {
+		r.Moves = append(r.Moves, m.Move)
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.txt"`, g.Game, g.ID))
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(r.String()))
+}
+
+// image sends the position after ?ply=N (default: the current one) as an
+// SVG image, as a spectator (or, once over, anyone) may see it.
+func (h *archiveHandler) image(c echo.Context) error {
+	g, moves, err := h.loadGame(c)
+	if err != nil {
+		return err
+	}
+	eng, err := g.Engine()
+	if err != nil {
+		return err
+	}
+	n := g.Ply
+	if q := c.QueryParam("ply"); q != "" {
+		if n, err = strconv.Atoi(q); err != nil || n < 0 || n > g.Ply {
+			return db.Errorf(db.KindNotFound, "This game has no ply %q: it has plies 0 to %d.", q, g.Ply)
+		}
+	}
+	st, err := stateAt(eng, g, moves, n)
+	if err != nil {
+		return err
+	}
+	seer := rules.NoSide
+	if g.Finished() {
+		seer = rules.Reveal
+	}
+	view := st.View(seer)
+	if !views.HasImage(view) {
+		return db.Errorf(db.KindNotFound, "There is no image of a %s position.", eng.Title())
+	}
+	var buf bytes.Buffer
+	if err := views.PositionImage(view).Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-%d-ply-%d.svg"`, g.Game, g.ID, n))
+	return c.Blob(http.StatusOK, "image/svg+xml", buf.Bytes())
+}
