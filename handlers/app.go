@@ -19,6 +19,7 @@ import (
 
 	"github.com/trench-games/trench/db"
 	// The games this server offers: each registers its engine.
+	_ "github.com/trench-games/trench/rules/cards"
 	_ "github.com/trench-games/trench/rules/trench"
 	_ "github.com/trench-games/trench/rules/trenches"
 )

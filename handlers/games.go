@@ -179,8 +179,11 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if err != nil {
 		return views.GamePage{}, err
 	}
+	// The clicks of the last move highlight it on the board; a game with
+	// hidden information gives them only once it is over (a click may name
+	// a hidden card).
 	var lastClicks []string
-	if shownPly > 0 {
+	if shownPly > 0 && (g.Finished() || !rules.HidesInformation(eng)) {
 		lastClicks = st.Clicks(s.moves[shownPly-1].Move)
 	}
 

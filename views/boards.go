@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/rules/trench"
 	"github.com/trench-games/trench/rules/trenches"
 )
@@ -23,6 +24,8 @@ func Board(view any, p Play) templ.Component {
 		return TrenchBoard(trenchBoard(v, p), p)
 	case trenches.BoardView:
 		return TrenchesBoard(trenchesBoard(v, p), p)
+	case cards.View:
+		return CardsTable(cardsTable(v, p), p)
 	}
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		return fmt.Errorf("views: no board for %T", view)
