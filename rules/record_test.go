@@ -32,11 +32,11 @@ func TestRecordRoundTripAndReplay(t *testing.T) {
 
 func TestRecordErrors(t *testing.T) {
 	cases := map[string]string{
-		"[Game \"trench\"]\n1. d4-d5\n3. e5-e4\n":   "want move 2",
-		"1. d4-d5\n":                                "no [Game] tag",
-		"[Game trench]\n":                           "not a quoted string",
-		"[Game \"trench\"]\n[Game \"trench\"]\n":    "twice",
-		"[Game \"trench\"]\n[Seed \"x\"]\n":         "seed",
+		"[Game \"trench\"]\n1. d4-d5\n3. e5-e4\n": "want move 2",
+		"1. d4-d5\n":                                 "no [Game] tag",
+		"[Game trench]\n":                            "not a quoted string",
+		"[Game \"trench\"]\n[Game \"trench\"]\n":     "twice",
+		"[Game \"trench\"]\n[Seed \"x\"]\n":          "seed",
 		"[Game \"trench\"]\n1. d4-d5\n[Black \"a\"]": "after the moves",
 	}
 	for text, msg := range cases {

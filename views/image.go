@@ -71,4 +71,3 @@ func trenchesFill(v trenches.BoardView, file, rank int) string {
 	}
 	return "#b99f73"
 }
-
