@@ -24,6 +24,8 @@ type Challenge struct {
 	Variant     string
 	Color       string // the creator's side in game 1: "0", "1" or "random"
 	DaysPerMove int
+	Clock       TimeControl
+	Rated       bool   // its games change the players' ratings
 	Status      string // open, accepted, declined, cancelled
 	MatchID     int64  // once accepted
 	CreatedAt   time.Time
@@ -43,6 +45,19 @@ type NewChallenge struct {
 	Variant     string
 	Color       string // "0", "1" or "random"
 	DaysPerMove int
+	// Clock is the time control; when its Kind is empty the challenge is
+	// DaysPerMove days per move.
+	Clock TimeControl
+	// Rated: the match's games change the players' ratings.
+	Rated bool
+}
+
+// timeControl is the challenge's time control.
+func (c NewChallenge) timeControl() TimeControl {
+	if c.Clock.Kind == "" {
+		return TimeControl{Kind: "move", DaysPerMove: c.DaysPerMove}
+	}
+	return c.Clock
 }
 
 // CreateChallenge validates c and stores it as an open challenge.
@@ -63,8 +78,13 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 	if c.Color != "0" && c.Color != "1" && c.Color != "random" {
 		return Challenge{}, Errorf(KindInvalid, "Unknown colour choice %q.", c.Color)
 	}
-	if !slices.Contains(DaysPerMove, c.DaysPerMove) {
-		return Challenge{}, Errorf(KindInvalid, "Time per move must be one of %v days.", DaysPerMove)
+	tc := c.timeControl()
+	if err := tc.Validate(); err != nil {
+		return Challenge{}, err
+	}
+	days := tc.DaysPerMove
+	if tc.Kind == "bank" {
+		days = int((tc.BankInitial + 24*time.Hour - 1) / (24 * time.Hour))
 	}
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -86,9 +106,9 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 		opp = sql.NullInt64{Int64: id, Valid: true}
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO challenges
-		(creator_id, opponent_id, game, variant, color, days_per_move, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		c.CreatorID, opp, c.Game, c.Variant, c.Color, c.DaysPerMove, unix(now))
+		(creator_id, opponent_id, game, variant, color, days_per_move, clock, bank_initial_s, bank_add_s, bank_max_s, created_at, rated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.CreatorID, opp, c.Game, c.Variant, c.Color, days, tc.Kind, seconds(tc.BankInitial), seconds(tc.BankAdd), seconds(tc.BankMax), unix(now), c.Rated)
 	if err != nil {
 		return Challenge{}, fmt.Errorf("db: create challenge: %w", err)
 	}
@@ -104,15 +124,21 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 }
 
 const challengeSelect = `SELECT c.id, c.creator_id, cu.name, COALESCE(c.opponent_id, 0), COALESCE(ou.name, ''),
-	c.game, c.variant, c.color, c.days_per_move, c.status, COALESCE(c.match_id, 0), c.created_at
+	c.game, c.variant, c.color, c.days_per_move, c.status, COALESCE(c.match_id, 0), c.created_at,
+	c.clock, c.bank_initial_s, c.bank_add_s, c.bank_max_s, c.rated
 	FROM challenges c JOIN users cu ON cu.id = c.creator_id LEFT JOIN users ou ON ou.id = c.opponent_id `
 
 func scanChallenge(row interface{ Scan(...any) error }) (Challenge, error) {
 	var c Challenge
-	var created int64
+	var created, bi, ba, bm int64
 	err := row.Scan(&c.ID, &c.Creator.ID, &c.Creator.Name, &c.Opponent.ID, &c.Opponent.Name,
-		&c.Game, &c.Variant, &c.Color, &c.DaysPerMove, &c.Status, &c.MatchID, &created)
+		&c.Game, &c.Variant, &c.Color, &c.DaysPerMove, &c.Status, &c.MatchID, &created,
+		&c.Clock.Kind, &bi, &ba, &bm, &c.Rated)
 	c.CreatedAt = fromUnix(created)
+	if c.Clock.Kind == "move" {
+		c.Clock.DaysPerMove = c.DaysPerMove
+	}
+	c.Clock.BankInitial, c.Clock.BankAdd, c.Clock.BankMax = secs(bi), secs(ba), secs(bm)
 	return c, err
 }
 
@@ -198,8 +224,9 @@ func (db *DB) AcceptChallenge(ctx context.Context, id, userID int64, seed int64,
 		p0, p1 = userID, c.Creator.ID
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO matches
-		(game, variant, player0_id, player1_id, days_per_move, seed, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, c.Game, c.Variant, p0, p1, c.DaysPerMove, seed, unix(now))
+		(game, variant, player0_id, player1_id, days_per_move, seed, created_at, clock, bank_initial_s, bank_add_s, bank_max_s)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Game, c.Variant, p0, p1, c.DaysPerMove, seed, unix(now),
+		c.Clock.Kind, seconds(c.Clock.BankInitial), seconds(c.Clock.BankAdd), seconds(c.Clock.BankMax))
 	if err != nil {
 		return 0, fmt.Errorf("db: create match: %w", err)
 	}
@@ -207,7 +234,7 @@ func (db *DB) AcceptChallenge(ctx context.Context, id, userID int64, seed int64,
 	if err != nil {
 		return 0, err
 	}
-	m := matchRow{ID: matchID, Game: c.Game, Variant: c.Variant, Player: [2]int64{p0, p1}, DaysPerMove: c.DaysPerMove, Seed: seed}
+	m := matchRow{ID: matchID, Game: c.Game, Variant: c.Variant, Player: [2]int64{p0, p1}, Clock: c.Clock, Seed: seed}
 	gameID, err := startGame(ctx, tx, eng, m, 1, eng.FirstGame(c.Variant), now)
 	if err != nil {
 		return 0, err

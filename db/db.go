@@ -30,9 +30,10 @@ var migrations embed.FS
 // DB is an open database: a single-connection pool for writes (SQLite
 // takes one writer at a time; BEGIN IMMEDIATE) and a pool for reads.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
-	path  string
+	write        *sql.DB
+	read         *sql.DB
+	path         string
+	vacationDays int // the yearly vacation allowance of every player
 }
 
 // dsn returns the driver's data source name for path: busy_timeout first so
@@ -82,7 +83,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	n := max(4, runtime.GOMAXPROCS(0)*2)
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &DB{write: w, read: r, path: path}, nil
+	return &DB{write: w, read: r, path: path, vacationDays: DefaultVacationDays}, nil
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {

@@ -398,6 +398,7 @@ func TestArmistice(t *testing.T) {
 
 func TestExpireGames(t *testing.T) {
 	store, _ := open(t)
+	store.SetVacationDays(0) // no vacation to use up first
 	ctx := context.Background()
 	g, ann, _ := newGame(t, store, "trench", "single")
 	if n, err := store.ExpireGames(ctx, t0.Add(47*time.Hour)); err != nil || n != 0 {

@@ -31,8 +31,11 @@ type Game struct {
 	Score        [2]int
 	Reason       rules.Reason
 	DaysPerMove  int
-	Deadline     time.Time  // the side to move loses on time after it
-	ArmisticeBy  rules.Side // NoSide when no offer is open
+	Clock        TimeControl
+	Bank         [2]time.Duration // each side's bank at the start of its turn (time bank only)
+	TurnStarted  time.Time        // when the side to move started its turn
+	Deadline     time.Time        // the side to move loses on time after it (a vacation moves it)
+	ArmisticeBy  rules.Side       // NoSide when no offer is open
 	LastMove     string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
@@ -88,19 +91,27 @@ type Move struct {
 const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swapped,
 	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.state, g.ply, g.to_move,
 	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
-	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant
+	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
+	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	var g Game
 	var toMove, winner, armistice int
-	var deadline, created, updated int64
+	var deadline, created, updated, bi, ba, bm, b0, b1, turn int64
 	var ended sql.NullInt64
 	var reason string
 	err := row.Scan(&g.ID, &g.MatchID, &g.Number, &g.Game, &g.Variant, &g.Swapped,
 		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
 		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
-		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant)
+		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
+		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn)
+	if g.Clock.Kind == "move" {
+		g.Clock.DaysPerMove = g.DaysPerMove
+	}
+	g.Clock.BankInitial, g.Clock.BankAdd, g.Clock.BankMax = secs(bi), secs(ba), secs(bm)
+	g.Bank = [2]time.Duration{secs(b0), secs(b1)}
+	g.TurnStarted = fromUnix(turn)
 	g.ToMove, g.Winner, g.ArmisticeBy = rules.Side(toMove), rules.Side(winner), rules.Side(armistice)
 	g.Reason = rules.Reason(reason)
 	g.Deadline, g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(deadline), fromUnix(created), fromUnix(updated), fromNullUnix(ended)
@@ -193,18 +204,25 @@ func (db *DB) TurnCount(ctx context.Context, userID int64) (int, error) {
 
 // matchRow is what the flow needs of a match.
 type matchRow struct {
-	ID          int64
-	Game        string
-	Variant     string
-	Player      [2]int64
-	DaysPerMove int
-	Seed        int64
+	ID      int64
+	Game    string
+	Variant string
+	Player  [2]int64
+	Clock   TimeControl
+	Seed    int64
 }
 
 func matchRowByID(ctx context.Context, q queryer, id int64) (matchRow, error) {
 	var m matchRow
-	err := q.QueryRowContext(ctx, `SELECT id, game, variant, player0_id, player1_id, days_per_move, seed
-		FROM matches WHERE id = ?`, id).Scan(&m.ID, &m.Game, &m.Variant, &m.Player[0], &m.Player[1], &m.DaysPerMove, &m.Seed)
+	var bi, ba, bm int64
+	err := q.QueryRowContext(ctx, `SELECT id, game, variant, player0_id, player1_id, days_per_move, seed,
+		clock, bank_initial_s, bank_add_s, bank_max_s
+		FROM matches WHERE id = ?`, id).Scan(&m.ID, &m.Game, &m.Variant, &m.Player[0], &m.Player[1], &m.Clock.DaysPerMove, &m.Seed,
+		&m.Clock.Kind, &bi, &ba, &bm)
+	m.Clock.BankInitial, m.Clock.BankAdd, m.Clock.BankMax = secs(bi), secs(ba), secs(bm)
+	if m.Clock.Kind == "bank" {
+		m.Clock.DaysPerMove = 0
+	}
 	if err != nil {
 		return m, fmt.Errorf("db: match %d: %w", id, err)
 	}
@@ -220,10 +238,10 @@ func gameSeed(matchSeed int64, number int) int64 {
 	return int64(z ^ (z >> 31))
 }
 
-// deadline is when the side to move loses on time.
-func deadline(now time.Time, days int) int64 {
-	return now.Add(time.Duration(days) * 24 * time.Hour).Unix()
-}
+// seconds and secs convert durations to and from the database's seconds.
+func seconds(d time.Duration) int64 { return int64(d / time.Second) }
+
+func secs(s int64) time.Duration { return time.Duration(s) * time.Second }
 
 // startGame inserts game number of match m as spec says.
 func startGame(ctx context.Context, tx *sql.Tx, eng rules.Engine, m matchRow, number int, spec rules.GameSpec, now time.Time) (int64, error) {
@@ -237,12 +255,23 @@ func startGame(ctx context.Context, tx *sql.Tx, eng rules.Engine, m matchRow, nu
 		side0, side1 = side1, side0
 	}
 	enc := st.Encode()
+	bank := seconds(m.Clock.BankInitial)
+	toMove := st.ToMove()
+	mover := side0
+	if toMove == rules.Side1 {
+		mover = side1
+	}
+	dl, err := deadlineFor(ctx, tx, mover, now, now, m.Clock.allowance(m.Clock.BankInitial))
+	if err != nil {
+		return 0, err
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO games
 		(match_id, number, game, variant, swapped, side0_id, side1_id, seed, start_state, state, ply, to_move,
-		 days_per_move, deadline, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
-		m.ID, number, m.Game, spec.Variant, spec.Swapped, side0, side1, seed, enc, enc, int(st.ToMove()),
-		m.DaysPerMove, deadline(now, m.DaysPerMove), unix(now), unix(now))
+		 days_per_move, deadline, created_at, updated_at, clock, bank_add_s, bank_max_s, bank0_s, bank1_s, turn_started)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, number, m.Game, spec.Variant, spec.Swapped, side0, side1, seed, enc, enc, int(toMove),
+		m.Clock.DaysPerMove, unix(dl), unix(now), unix(now), m.Clock.Kind, seconds(m.Clock.BankAdd), seconds(m.Clock.BankMax),
+		bank, bank, unix(now))
 	if err != nil {
 		return 0, fmt.Errorf("db: insert game: %w", err)
 	}
@@ -256,6 +285,9 @@ type Play struct {
 	UserID int64
 	Ply    int
 	Move   string
+	// Message, when not blank, is sent to the opponent with the move, in
+	// the same transaction (see SendMessage for what it may be).
+	Message string
 }
 
 // PlayMove applies p in one transaction guarded by p.Ply: the move is
@@ -280,9 +312,32 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 			g.ID, ply, int(side), p.Move, unix(now)); err != nil {
 			return fmt.Errorf("db: insert move: %w", err)
 		}
+		if err := messageWithMove(ctx, tx, g, side, ply, p.Message, now); err != nil {
+			return err
+		}
 		res := next.Result()
-		if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?`,
-			next.Encode(), ply, int(next.ToMove()), p.Move, deadline(now, g.DaysPerMove), res.Score[0], res.Score[1]); err != nil {
+		// The mover is back if the server had put them on vacation; their
+		// bank pays for the time the move took.
+		if err := endAutoVacation(ctx, tx, p.UserID, now); err != nil {
+			return err
+		}
+		vs, err := vacationsOf(ctx, tx, p.UserID, g.TurnStarted)
+		if err != nil {
+			return err
+		}
+		banks := g.Bank
+		banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
+		toMove := next.ToMove()
+		var dl time.Time
+		if toMove.Valid() {
+			if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
+				return err
+			}
+		}
+		if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
+			bank0_s = ?, bank1_s = ?, turn_started = ?`,
+			next.Encode(), ply, int(toMove), p.Move, unix(dl), res.Score[0], res.Score[1],
+			seconds(banks[0]), seconds(banks[1]), unix(now)); err != nil {
 			return err
 		}
 		if res.Over {
@@ -408,6 +463,9 @@ func finishGame(ctx context.Context, tx *sql.Tx, g Game, res rules.Result, now t
 		int(res.Winner), res.Score[0], res.Score[1], string(res.Reason), unix(now)); err != nil {
 		return err
 	}
+	if err := rateGame(ctx, tx, g, res, now); err != nil {
+		return err
+	}
 	m, err := matchRowByID(ctx, tx, g.MatchID)
 	if err != nil {
 		return err
@@ -497,8 +555,32 @@ func (db *DB) expire(ctx context.Context, id int64, ply int, now time.Time) (boo
 	if err != nil {
 		return false, err
 	}
-	if g.Finished() || g.Ply != ply || !g.Deadline.Before(now) {
+	if g.Finished() || g.Ply != ply {
 		return false, nil // a move arrived in time after all
+	}
+	mover := g.Side[g.ToMove].ID
+	vs, err := vacationsOf(ctx, tx, mover, g.TurnStarted)
+	if err != nil {
+		return false, err
+	}
+	allowance := g.Clock.allowance(g.Bank[g.ToMove])
+	if left := timeLeft(g.TurnStarted, now, allowance, vs); left > 0 {
+		// A vacation stopped the clock: the deadline moved.
+		_, err := tx.ExecContext(ctx, `UPDATE games SET deadline = ? WHERE id = ?`, unix(runsOut(g.TurnStarted, now, allowance, vs)), g.ID)
+		if err != nil {
+			return false, fmt.Errorf("db: move deadline: %w", err)
+		}
+		return false, tx.Commit()
+	} else if db.vacationDays > 0 {
+		// The time ran out at now+left: the player's vacation allowance is
+		// used before a timeout is declared.
+		err := db.startVacation(ctx, tx, mover, now.Add(left), now, true)
+		if err == nil {
+			return false, tx.Commit()
+		}
+		if KindOf(err) != KindConflict {
+			return false, err
+		}
 	}
 	st, err := g.Decode()
 	if err != nil {

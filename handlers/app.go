@@ -36,6 +36,12 @@ type Config struct {
 	Seed func() int64
 	// Logger receives one line per internal error; nil means slog.Default.
 	Logger *slog.Logger
+	// SMTP is the mail server for notifications; none when SMTP.Addr is
+	// empty (see StartMail).
+	SMTP SMTPConfig
+	// VacationDays is every player's yearly vacation allowance in days;
+	// 0 means db.DefaultVacationDays, a negative number none.
+	VacationDays int
 }
 
 // App holds the server's dependencies.
@@ -78,6 +84,12 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 		Secure:   cfg.SecureCookies,
 		SameSite: http.SameSiteLaxMode,
 	}
+	switch {
+	case cfg.VacationDays > 0:
+		store.SetVacationDays(cfg.VacationDays)
+	case cfg.VacationDays < 0:
+		store.SetVacationDays(0)
+	}
 	a := &App{db: store, cfg: cfg, sessions: cs, log: cfg.Logger, limits: newLimits()}
 	e := echo.New()
 	e.HideBanner = true
@@ -101,6 +113,41 @@ func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 			}
 		} else if n > 0 {
 			a.log.Info("games ended on time", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// StartMail checks smtp, makes it the server's mail server and sends the
+// notifications due every interval (SendNotifications) until ctx is done.
+// With an empty smtp.Addr it does nothing. Call it before serving.
+func (a *App) StartMail(ctx context.Context, smtp SMTPConfig, interval time.Duration) error {
+	if smtp.Addr == "" {
+		return nil
+	}
+	if err := smtp.check(a.cfg.BaseURL); err != nil {
+		return err
+	}
+	a.cfg.SMTP = smtp
+	go a.MailLoop(ctx, interval)
+	return nil
+}
+
+// MailLoop sends the notifications due every interval until ctx is done.
+func (a *App) MailLoop(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := a.SendNotifications(ctx); err != nil {
+			if ctx.Err() == nil {
+				a.log.Error("send notifications", "sent", n, "err", err)
+			}
+		} else if n > 0 {
+			a.log.Info("notifications sent", "count", n)
 		}
 		select {
 		case <-ctx.Done():

@@ -61,6 +61,9 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		}
 		a.Rows = append(a.Rows, row)
 	}
+	if err := archiveRatings(c.Request().Context(), h.db, rows, a.Rows); err != nil {
+		return err
+	}
 	page := func(n int) string {
 		q := url.Values{}
 		for k, v := range map[string]string{"game": f.Game, "variant": f.Variant, "player": f.Player, "result": f.Result} {
@@ -125,6 +128,9 @@ func (h *archiveHandler) player(c echo.Context) error {
 			title = e.Title()
 		}
 		p.Records = append(p.Records, views.PlayerRecordRow{Game: title, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
+	}
+	if p.Ratings, err = playerRatings(ctx, h.db, u.ID); err != nil {
+		return err
 	}
 	active, err := h.db.ActiveGames(ctx, u.ID)
 	if err != nil {

@@ -23,6 +23,8 @@ type authHandler struct {
 	limits *limits
 	cost   int
 	now    func() time.Time
+	// settingsPage renders the settings page (notifyHandler.settingsPage).
+	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
 }
 
 // MinPasswordLength is the shortest password accepted, in characters.
@@ -123,14 +125,13 @@ func (h *authHandler) signOut(c echo.Context) error {
 }
 
 func (h *authHandler) settings(c echo.Context) error {
-	f := views.PasswordForm{Page: pageOf(c, "Settings"), Done: c.QueryParam("done") == "1"}
-	return render(c, http.StatusOK, views.SettingsView(f), nil)
+	return h.settingsPage(c, http.StatusOK, views.SettingsPage{Page: pageOf(c, "Settings"), PasswordDone: c.QueryParam("done") == "1"})
 }
 
 func (h *authHandler) changePassword(c echo.Context) error {
 	v := currentViewer(c)
 	fail := func(status int, msg string) error {
-		return render(c, status, views.SettingsView(views.PasswordForm{Page: pageOf(c, "Settings"), Error: msg}), nil)
+		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, "Settings"), PasswordError: msg})
 	}
 	u, err := h.db.UserByID(c.Request().Context(), v.ID)
 	if err != nil {

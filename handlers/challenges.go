@@ -27,6 +27,7 @@ type challengeHandler struct {
 // when empty or unknown), keeping what was filled in.
 func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) views.ChallengeForm {
 	f := views.ChallengeForm{Page: pageOf(c, "New challenge"), Game: game, Opponent: in.Opponent, Error: msg}
+	f.Rated = in.Rated
 	engines := rules.Engines()
 	if _, ok := rules.Lookup(game); !ok && len(engines) > 0 {
 		f.Game = engines[0].Key()
@@ -54,6 +55,18 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 		}
 		f.Games = append(f.Games, g)
 	}
+	f.Clock = in.Clock.Kind
+	bank := in.Clock
+	if bank.Kind != "bank" {
+		bank = defaultBank
+	}
+	for _, d := range bankDays {
+		f.BankInitial = append(f.BankInitial, views.Option{Value: strconv.Itoa(d), Label: plural(d, "day"), Selected: bank.BankInitial == time.Duration(d)*24*time.Hour})
+		f.BankMax = append(f.BankMax, views.Option{Value: strconv.Itoa(d), Label: plural(d, "day"), Selected: bank.BankMax == time.Duration(d)*24*time.Hour})
+	}
+	for _, hours := range bankAddHours {
+		f.BankAdd = append(f.BankAdd, views.Option{Value: strconv.Itoa(hours), Label: plural(hours, "hour"), Selected: bank.BankAdd == time.Duration(hours)*time.Hour})
+	}
 	for _, d := range db.DaysPerMove {
 		sel := in.DaysPerMove == d || in.DaysPerMove == 0 && d == 3
 		f.Days = append(f.Days, views.Option{Value: strconv.Itoa(d), Label: fmt.Sprintf("%d day%s per move", d, map[bool]string{true: "s"}[d > 1]), Selected: sel})
@@ -61,8 +74,32 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 	return f
 }
 
+// The time bank's choices on the challenge form, and the default (Little
+// Golem's: 10 days, +36 hours a move, at most 20 days).
+var (
+	bankDays     = []int{3, 5, 7, 10, 14, 20, 30}
+	bankAddHours = []int{12, 24, 36, 48, 72}
+	defaultBank  = db.TimeControl{Kind: "bank", BankInitial: 10 * 24 * time.Hour, BankAdd: 36 * time.Hour, BankMax: 20 * 24 * time.Hour}
+)
+
+// formClock reads the time control of the challenge form.
+func formClock(c echo.Context) db.TimeControl {
+	if c.FormValue("clock") != "bank" {
+		return db.TimeControl{}
+	}
+	num := func(name string, unit time.Duration) time.Duration {
+		n, err := strconv.Atoi(c.FormValue(name))
+		if err != nil || n < 0 {
+			return -1
+		}
+		return time.Duration(n) * unit
+	}
+	return db.TimeControl{Kind: "bank", BankInitial: num("bank_initial", 24*time.Hour),
+		BankAdd: num("bank_add", time.Hour), BankMax: num("bank_max", 24*time.Hour)}
+}
+
 func (h *challengeHandler) form(c echo.Context) error {
-	in := db.NewChallenge{Opponent: c.QueryParam("opponent")}
+	in := db.NewChallenge{Opponent: c.QueryParam("opponent"), Rated: true}
 	return render(c, http.StatusOK, views.ChallengeFormView(challengeForm(c, c.QueryParam("game"), in, "")), nil)
 }
 
@@ -78,6 +115,8 @@ func (h *challengeHandler) create(c echo.Context) error {
 		Variant:     c.FormValue("variant"),
 		Color:       c.FormValue("color"),
 		DaysPerMove: days,
+		Clock:       formClock(c),
+		Rated:       c.FormValue("rated") != "",
 	}
 	_, err = h.db.CreateChallenge(c.Request().Context(), in, h.now())
 	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound) {

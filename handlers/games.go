@@ -220,16 +220,20 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			ToMove: !g.Finished() && g.ToMove == sd, IsViewer: side == sd}
 	}
 	now := h.now()
+	p.TimeControl = g.Clock.String()
 	switch {
 	case g.Finished():
 		p.Status = resultText(eng, g, side)
 	case side.Valid() && g.ToMove == side:
 		p.YourTurn = true
 		p.Status = "Your move"
-		p.Clock = "You have " + strings.TrimSuffix(clockText(g.Deadline, now), " left") + " to move."
 	default:
 		p.Status = fmt.Sprintf("%s (%s) to move", g.Side[g.ToMove].Name, names[g.ToMove])
-		p.Clock = clockText(g.Deadline, now) + " to move."
+	}
+	if !g.Finished() {
+		if err := h.clock(&p, g, names, side, now); err != nil {
+			return views.GamePage{}, err
+		}
 	}
 	if review >= 0 {
 		p.Review = reviewLinks(eng, g, review, views.HasImage(p.View))
@@ -271,7 +275,60 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			}
 		}
 	}
+	if err := h.social(c, s, &p); err != nil {
+		return views.GamePage{}, err
+	}
 	return p, nil
+}
+
+// clock fills in the clock of an active game: the time left to move (in
+// words), the banks of a time bank, and who is on vacation.
+func (h *gameHandler) clock(p *views.GamePage, g db.Game, names [2]string, viewer rules.Side, now time.Time) error {
+	cs, err := h.db.Clock(context.Background(), g, now)
+	if err != nil {
+		return err
+	}
+	left := clockText(now.Add(cs.Left), now)
+	switch {
+	case cs.Stopped:
+		p.Clock = fmt.Sprintf("The clock is stopped: %s is on vacation (%s on the clock).", g.Side[g.ToMove].Name, strings.TrimSuffix(left, " left"))
+	case viewer == g.ToMove:
+		p.Clock = "You have " + strings.TrimSuffix(left, " left") + " to move."
+	default:
+		p.Clock = left + " to move."
+	}
+	if g.Clock.Kind == "bank" {
+		p.Banks = fmt.Sprintf("Time banks: %s %s · %s %s", names[0], span(cs.Banks[0]), names[1], span(cs.Banks[1]))
+	}
+	for i, v := range cs.Vacation {
+		if !v.On {
+			continue
+		}
+		who := g.Side[i].Name + " is"
+		if rules.Side(i) == viewer {
+			who = "You are"
+		}
+		how := ""
+		if v.Auto {
+			how = " (started when the time to move ran out)"
+		}
+		p.Notices = append(p.Notices, fmt.Sprintf("%s on vacation since %s%s, back by %s at the latest: %s clocks are stopped.",
+			who, v.Since.Format("2 January 15:04"), how, v.EndsBy.Format("2 January 15:04"), map[bool]string{true: "your", false: "their"}[rules.Side(i) == viewer]))
+	}
+	return nil
+}
+
+// span writes a duration in days and hours ("7 days 12 hours").
+func span(d time.Duration) string {
+	days := int(d / (24 * time.Hour))
+	hours := int((d % (24 * time.Hour)) / time.Hour)
+	switch {
+	case days > 0 && hours > 0:
+		return plural(days, "day") + " " + plural(hours, "hour")
+	case days > 0:
+		return plural(days, "day")
+	}
+	return plural(hours, "hour")
 }
 
 // reviewPly returns the ply to review: ?ply=N (0 ≤ N ≤ the game's ply;
@@ -536,7 +593,7 @@ func (h *gameHandler) move(c echo.Context) error {
 		if move == "" || len(move) > 64 {
 			return db.Errorf(db.KindInvalid, "No move was given.")
 		}
-		_, err := h.db.PlayMove(ctx, db.Play{GameID: id, UserID: uid, Ply: ply, Move: move}, h.now())
+		_, err := h.db.PlayMove(ctx, db.Play{GameID: id, UserID: uid, Ply: ply, Move: move, Message: c.FormValue("message")}, h.now())
 		return err
 	})
 }

@@ -73,6 +73,9 @@ func (h *pageHandler) home(c echo.Context) error {
 	for _, ch := range open {
 		d.OpenChallenge = append(d.OpenChallenge, challengeRow(ch, v.ID))
 	}
+	if d.Unread, err = unreadRows(ctx, h.db, v.ID); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.DashboardView(d), nil)
 }
 

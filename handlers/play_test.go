@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
@@ -407,8 +408,9 @@ func TestRefusedActionsChangeNothing(t *testing.T) {
 	b.wantStatus(http.StatusConflict)
 }
 
-// TestTimeoutEndsGame: when the time to move runs out the background job
-// ends the game as the rules count a timeout.
+// TestTimeoutEndsGame: when the time to move runs out the player's
+// vacation allowance is used first (their opponent sees it); when that is
+// gone too, the background job ends the game as the rules count a timeout.
 func TestTimeoutEndsGame(t *testing.T) {
 	s := startServer(t, "", nil)
 	a, b := signedUpPair(t, s)
@@ -417,13 +419,25 @@ func TestTimeoutEndsGame(t *testing.T) {
 	if !strings.Contains(a.text("#clock"), "3 days") {
 		t.Fatalf("clock shows %q, want 3 days", a.text("#clock"))
 	}
-	s.Clock.Advance(71 * 60 * 60 * 1e9)
+	hour := time.Hour
+	s.Clock.Advance(71 * hour)
 	if n, err := s.DB.ExpireGames(context.Background(), s.Clock.Now()); err != nil || n != 0 {
 		t.Fatalf("expired %d (%v) before the deadline", n, err)
 	}
-	s.Clock.Advance(2 * 60 * 60 * 1e9)
+	s.Clock.Advance(2 * hour)
+	if n, err := s.DB.ExpireGames(context.Background(), s.Clock.Now()); err != nil || n != 0 {
+		t.Fatalf("expired %d (%v) although alice had vacation left", n, err)
+	}
+	b.Get(fmt.Sprintf("/games/%d", id))
+	if notice := b.text(".vacation"); !strings.Contains(notice, "alice is on vacation") {
+		t.Fatalf("bob does not see alice's vacation: %q", notice)
+	}
+	if !strings.Contains(b.text("#clock"), "stopped") {
+		t.Fatalf("clock during the vacation: %q", b.text("#clock"))
+	}
+	s.Clock.Advance(20 * 24 * hour)
 	if n, err := s.DB.ExpireGames(context.Background(), s.Clock.Now()); err != nil || n != 1 {
-		t.Fatalf("expired %d (%v) after the deadline, want 1", n, err)
+		t.Fatalf("expired %d (%v) after the deadline and the vacation, want 1", n, err)
 	}
 	g, _ := s.DB.Game(context.Background(), id)
 	if g.Winner != rules.Side1 || g.Reason != rules.ReasonTimeout || g.Score[1] != 72 {

@@ -41,6 +41,18 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/signout", auth.signOut)
 	site.GET("/settings", auth.settings, requireUser)
 	site.POST("/settings/password", auth.changePassword, requireUser)
+	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" }}
+	auth.settingsPage = notify.settingsPage
+	site.POST("/settings/notifications", notify.saveNotify, requireUser)
+	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
+	// The feed needs no session: its secret address is the credential.
+	e.GET("/feeds/:file", notify.feed)
+	e.HEAD("/feeds/:file", notify.feed)
+
+	vacation := &vacationHandler{db: a.db, now: a.cfg.Now}
+	site.GET("/vacation", vacation.show, requireUser)
+	site.POST("/vacation/start", vacation.start, requireUser)
+	site.POST("/vacation/end", vacation.end, requireUser)
 
 	site.GET("/challenges/new", challenges.form, requireUser)
 	site.POST("/challenges", challenges.create, requireUser)
@@ -54,6 +66,11 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/resign", games.resign, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
+
+	social := &socialHandler{games: games, db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	site.GET("/games/:id/social", social.live, requireUser)
+	site.POST("/games/:id/messages", social.send, requireUser)
+	site.POST("/games/:id/rematch/:action", social.rematch, requireUser)
 
 	site.GET("/archive", archive.archive)
 	site.GET("/players/:name", archive.player)

@@ -36,6 +36,8 @@ type ChallengeRow struct {
 	Variant     string // "Official match (2 games)"
 	Color       string // the creator's side, e.g. "Black", or "random"
 	DaysPerMove int
+	Time        string // the time control in words
+	Rated       bool
 	CanAccept   bool
 	CanDecline  bool
 	CanCancel   bool
@@ -60,6 +62,7 @@ type Dashboard struct {
 	Finished      []GameRow
 	MyChallenges  []ChallengeRow
 	OpenChallenge []ChallengeRow
+	Unread        []UnreadRow // games with messages not yet read
 }
 
 // Home is the visitor's home page.
@@ -82,21 +85,20 @@ type AuthForm struct {
 	Next   string
 }
 
-// PasswordForm is the change-password form.
-type PasswordForm struct {
-	Page
-	Error string
-	Done  bool
-}
-
 // ChallengeForm is the new-challenge form.
 type ChallengeForm struct {
 	Page
-	Games    []ChallengeGame
-	Game     string
-	Days     []Option
-	Opponent string
-	Error    string
+	Games []ChallengeGame
+	Game  string
+	Clock string // "move" or "bank"
+	Days  []Option
+	// The time bank's choices: start, added per move, maximum.
+	BankInitial []Option
+	BankAdd     []Option
+	BankMax     []Option
+	Opponent    string
+	Error       string
+	Rated       bool
 }
 
 // ChallengeGame is one game's choices on the challenge form.
@@ -119,6 +121,7 @@ type Player struct {
 	Name     string
 	SideName string // "Black"
 	Score    string // "12 pts", "9 cards"
+	Rating   string // "1500"; "1662 (+162)" once a rated game has ended
 	ToMove   bool
 	IsViewer bool
 }
@@ -209,16 +212,19 @@ func (p Play) InLastMove(click string) bool {
 // GamePage is the page of one game.
 type GamePage struct {
 	Page
-	ID       int64
-	URL      string // "/games/12"
-	Heading  string // "TRENCH · Official match · Game 2"
-	Players  [2]Player
-	Bottom   rules.Side // the side drawn at the bottom (the viewer's)
-	Status   string
-	YourTurn bool
-	Finished bool
-	Clock    string
-	Ply      int
+	ID          int64
+	URL         string // "/games/12"
+	Heading     string // "TRENCH · Official match · Game 2"
+	Players     [2]Player
+	Bottom      rules.Side // the side drawn at the bottom (the viewer's)
+	Status      string
+	YourTurn    bool
+	Finished    bool
+	Clock       string
+	TimeControl string   // "3 days per move", "time bank: …"
+	Banks       string   // each side\'s time bank, for a time bank
+	Notices     []string // who is on vacation
+	Ply         int
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
 	Log              []LogLine
@@ -236,6 +242,9 @@ type GamePage struct {
 	Review           *Review // set in review mode (a finished game, or ?ply=)
 	// LogHref is the link of a move in the move list: LogHref + ply.
 	LogHref string
+	// Social says whether the game is rated and holds, for its players,
+	// the rematch offer and the messages.
+	Social *SocialPanel
 }
 
 // ArmisticeState is what the viewer may do about an armistice.
@@ -255,6 +264,8 @@ type ArchiveRow struct {
 	Score   string // "52–32", or the match totals for a finished match
 	Moves   int
 	Ended   string // "2026-03-01"
+	// Ratings are the players' ratings by side in a rated game: "1662 (+162)".
+	Ratings [2]string
 }
 
 // ArchivePage is /archive: filters, one page of games, page links.
@@ -288,6 +299,7 @@ type PlayerPage struct {
 	Finished      []GameRow
 	ArchiveHref   string
 	ChallengeHref string
+	Ratings       []RatingRow
 }
 
 // Review is the review controls of a game page: the ply shown and links to

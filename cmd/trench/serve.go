@@ -33,6 +33,15 @@ func serve(ctx context.Context, args []string) error {
 	baseURL := fs.String("base-url", env("TRENCH_BASE_URL", ""), "public URL of the server, e.g. https://trench.example.org (TRENCH_BASE_URL)")
 	secureDefault, _ := strconv.ParseBool(env("TRENCH_SECURE_COOKIES", "false"))
 	secure := fs.Bool("secure-cookies", secureDefault, "mark cookies Secure; use when serving over HTTPS (TRENCH_SECURE_COOKIES)")
+	vacationDefault, err := strconv.Atoi(env("TRENCH_VACATION_DAYS", "20"))
+	if err != nil {
+		return fmt.Errorf("TRENCH_VACATION_DAYS: %w", err)
+	}
+	vacation := fs.Int("vacation-days", vacationDefault, "every player's yearly vacation allowance in days, 0 for none (TRENCH_VACATION_DAYS)")
+	smtpAddr := fs.String("smtp-addr", env("TRENCH_SMTP_ADDR", ""), "mail server host:port for notifications; no e-mail when empty (TRENCH_SMTP_ADDR)")
+	smtpUser := fs.String("smtp-user", env("TRENCH_SMTP_USER", ""), "user name at the mail server, if it wants one (TRENCH_SMTP_USER)")
+	smtpPassword := fs.String("smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
+	smtpFrom := fs.String("smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,7 +52,8 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer store.Close()
-	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger})
+	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger,
+		VacationDays: vacationDays(*vacation)})
 	if err != nil {
 		return err
 	}
@@ -53,6 +63,10 @@ func serve(ctx context.Context, args []string) error {
 	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	if err := app.StartMail(ctx, handlers.SMTPConfig{Addr: *smtpAddr, User: *smtpUser, Password: *smtpPassword, From: *smtpFrom}, time.Minute); err != nil {
+		ln.Close()
+		return fmt.Errorf("e-mail: %w", err)
+	}
 	go app.ExpireLoop(ctx, time.Minute)
 	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
 	fmt.Fprintf(os.Stderr, "Trench is running at http://%s/\n", ln.Addr())
@@ -74,4 +88,12 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// vacationDays maps the flag (0 = none) to handlers.Config (negative = none).
+func vacationDays(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

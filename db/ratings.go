@@ -1,0 +1,210 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/glicko2"
+)
+
+// Ratings are Glicko-2 ratings, one per player and game (engine key:
+// "trench", "trenches", "cards"). Only rated games count: a match is rated
+// when the challenge it came from was.
+//
+// Each finished rated game is one rating period for its two players, and
+// for nobody else: both are rated against the other's rating before the
+// game, a win scoring 1, a draw 0.5, a loss 0. Every game of a match is
+// rated on its own (a TRENCH match's two games and its decider are three
+// results), as it ends. A player's RD does not grow while they do not
+// play: there are no empty rating periods. The update is made in the
+// transaction that stores the game's result (finishGame), so a result and
+// its rating change are stored together or not at all.
+
+// PlayerRating is a player's rating in one game.
+type PlayerRating struct {
+	UserID     int64
+	Game       string
+	Rating     float64
+	RD         float64
+	Volatility float64
+	Games      int // rated games played
+}
+
+func newRating(userID int64, game string) PlayerRating {
+	r := glicko2.New()
+	return PlayerRating{UserID: userID, Game: game, Rating: r.Rating, RD: r.RD, Volatility: r.Volatility}
+}
+
+func (r PlayerRating) glicko() glicko2.Rating {
+	return glicko2.Rating{Rating: r.Rating, RD: r.RD, Volatility: r.Volatility}
+}
+
+// RatingChange is what one rated game did to one player's rating.
+type RatingChange struct {
+	UserID       int64
+	RatingBefore float64
+	RDBefore     float64
+	RatingAfter  float64
+	RDAfter      float64
+}
+
+// ratingOf returns userID's rating in game, a new player's when there is
+// none.
+func ratingOf(ctx context.Context, q queryer, userID int64, game string) (PlayerRating, error) {
+	r := PlayerRating{UserID: userID, Game: game}
+	err := q.QueryRowContext(ctx, `SELECT rating, rd, volatility, games FROM ratings WHERE user_id = ? AND game = ?`, userID, game).
+		Scan(&r.Rating, &r.RD, &r.Volatility, &r.Games)
+	if errors.Is(err, sql.ErrNoRows) {
+		return newRating(userID, game), nil
+	}
+	if err != nil {
+		return r, fmt.Errorf("db: rating: %w", err)
+	}
+	return r, nil
+}
+
+// matchRated reports whether match id is rated (the challenge it came from
+// was).
+func matchRated(ctx context.Context, q queryer, matchID int64) (bool, error) {
+	var rated bool
+	err := q.QueryRowContext(ctx, `SELECT rated FROM challenges WHERE match_id = ? ORDER BY id LIMIT 1`, matchID).Scan(&rated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("db: match rated: %w", err)
+	}
+	return rated, nil
+}
+
+// rateGame updates both players' ratings for g, which has just ended with
+// res, when its match is rated; it records the change per side. It runs in
+// the transaction that stores the result.
+func rateGame(ctx context.Context, tx *sql.Tx, g Game, res rules.Result, now time.Time) error {
+	rated, err := matchRated(ctx, tx, g.MatchID)
+	if err != nil || !rated || g.Side[0].ID == g.Side[1].ID {
+		return err
+	}
+	var before [2]PlayerRating
+	for i := range before {
+		if before[i], err = ratingOf(ctx, tx, g.Side[i].ID, g.Game); err != nil {
+			return err
+		}
+	}
+	score := glicko2.Draw
+	switch res.Winner {
+	case rules.Side0:
+		score = glicko2.Win
+	case rules.Side1:
+		score = glicko2.Loss
+	}
+	a, b := glicko2.Game(before[0].glicko(), before[1].glicko(), score, glicko2.DefaultTau)
+	for i, after := range [2]glicko2.Rating{a, b} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (user_id, game, rating, rd, volatility, games, updated_at)
+			VALUES (?, ?, ?, ?, ?, 1, ?)
+			ON CONFLICT (user_id, game) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
+				volatility = excluded.volatility, games = games + 1, updated_at = excluded.updated_at`,
+			g.Side[i].ID, g.Game, after.Rating, after.RD, after.Volatility, unix(now)); err != nil {
+			return fmt.Errorf("db: store rating: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_changes (game_id, side, user_id, rating_before, rd_before, rating_after, rd_after)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, i, g.Side[i].ID, before[i].Rating, before[i].RD, after.Rating, after.RD); err != nil {
+			return fmt.Errorf("db: store rating change: %w", err)
+		}
+	}
+	return nil
+}
+
+// Ratings returns userID's ratings, one per game they have played rated
+// games of, sorted by game key.
+func (db *DB) Ratings(ctx context.Context, userID int64) ([]PlayerRating, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT game, rating, rd, volatility, games FROM ratings WHERE user_id = ? ORDER BY game`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("db: ratings: %w", err)
+	}
+	defer rows.Close()
+	var out []PlayerRating
+	for rows.Next() {
+		r := PlayerRating{UserID: userID}
+		if err := rows.Scan(&r.Game, &r.Rating, &r.RD, &r.Volatility, &r.Games); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Rating returns userID's rating in game (engine key); a new player's
+// (1500, RD 350, 0 games) when they have played no rated game of it.
+func (db *DB) Rating(ctx context.Context, userID int64, game string) (PlayerRating, error) {
+	return ratingOf(ctx, db.read, userID, game)
+}
+
+// GameRatings is what a game page shows of ratings: whether the game is
+// rated, both players' current ratings in its game, and, once a rated game
+// has ended, what it changed (Changed false before).
+type GameRatings struct {
+	Rated   bool
+	Current [2]PlayerRating // by side
+	Changed bool
+	Change  [2]RatingChange // by side, when Changed
+}
+
+// GameRatings returns the ratings of g's players.
+func (db *DB) GameRatings(ctx context.Context, g Game) (GameRatings, error) {
+	var out GameRatings
+	var err error
+	if out.Rated, err = matchRated(ctx, db.read, g.MatchID); err != nil {
+		return out, err
+	}
+	for i := range out.Current {
+		if out.Current[i], err = ratingOf(ctx, db.read, g.Side[i].ID, g.Game); err != nil {
+			return out, err
+		}
+	}
+	changes, err := db.RatingChanges(ctx, []int64{g.ID})
+	if err != nil {
+		return out, err
+	}
+	out.Change, out.Changed = changes[g.ID]
+	return out, nil
+}
+
+// RatingChanges returns the rating changes of the given games by game id
+// and side; unrated (or unfinished) games are absent.
+func (db *DB) RatingChanges(ctx context.Context, gameIDs []int64) (map[int64][2]RatingChange, error) {
+	out := map[int64][2]RatingChange{}
+	if len(gameIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(gameIDs))
+	for i, id := range gameIDs {
+		args[i] = id
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT game_id, side, user_id, rating_before, rd_before, rating_after, rd_after
+		FROM rating_changes WHERE game_id IN (?`+strings.Repeat(", ?", len(gameIDs)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("db: rating changes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var side int
+		var c RatingChange
+		if err := rows.Scan(&id, &side, &c.UserID, &c.RatingBefore, &c.RDBefore, &c.RatingAfter, &c.RDAfter); err != nil {
+			return nil, err
+		}
+		if side != 0 && side != 1 {
+			continue
+		}
+		pair := out[id]
+		pair[side] = c
+		out[id] = pair
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,226 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"testing"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+)
+
+// startMatch has a challenge from creator (side 0 in game 1) to opponent
+// accepted and returns the first game.
+func startMatch(t *testing.T, store *db.DB, creator, opponent db.User, game, variant string, rated bool) db.Game {
+	t.Helper()
+	ctx := context.Background()
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: creator.ID, Opponent: opponent.Name, Game: game, Variant: variant,
+		Color: "0", DaysPerMove: 3, Rated: rated}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rated != rated {
+		t.Fatalf("challenge stored with rated = %v, want %v", c.Rated, rated)
+	}
+	id, err := store.AcceptChallenge(ctx, c.ID, opponent.ID, 7, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// resignAs ends g by loser's resignation.
+func resignAs(t *testing.T, store *db.DB, g db.Game, loser db.User) db.Game {
+	t.Helper()
+	g, err := store.Resign(context.Background(), g.ID, loser.ID, g.Ply, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func rating(t *testing.T, store *db.DB, u db.User, game string) db.PlayerRating {
+	t.Helper()
+	r, err := store.Rating(context.Background(), u.ID, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func approx(a, b float64) bool { return math.Abs(a-b) < 0.05 }
+
+func TestRatedGameUpdatesBothPlayers(t *testing.T) {
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	g := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	if r := rating(t, store, u[0], "trench"); r.Rating != 1500 || r.RD != 350 || r.Volatility != 0.06 || r.Games != 0 {
+		t.Fatalf("a new player's rating is %+v, want 1500/350/0.06 and no games", r)
+	}
+	resignAs(t, store, g, u[1]) // ann wins
+	ann, bob := rating(t, store, u[0], "trench"), rating(t, store, u[1], "trench")
+	// Both new: the winner gains what the loser loses, about 162 points.
+	if !approx(ann.Rating, 1662.31) || !approx(bob.Rating, 1337.69) {
+		t.Fatalf("after ann beat bob: ann %.2f, bob %.2f; want about 1662.31 and 1337.69", ann.Rating, bob.Rating)
+	}
+	if ann.Games != 1 || bob.Games != 1 || !approx(ann.RD, 290.32) || ann.RD != bob.RD {
+		t.Fatalf("ann %+v, bob %+v", ann, bob)
+	}
+	gr, err := store.GameRatings(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gr.Rated || !gr.Changed || gr.Change[0].RatingBefore != 1500 || !approx(gr.Change[0].RatingAfter, ann.Rating) ||
+		gr.Change[1].UserID != u[1].ID || !approx(gr.Change[1].RatingAfter, bob.Rating) {
+		t.Fatalf("the game's rating change is %+v", gr)
+	}
+	list, err := store.Ratings(context.Background(), u[0].ID)
+	if err != nil || len(list) != 1 || list[0].Game != "trench" {
+		t.Fatalf("ann's ratings: %+v, %v", list, err)
+	}
+}
+
+func TestUnratedGameLeavesRatingsAlone(t *testing.T) {
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	// A rated game first, then an unrated one: only the first counts.
+	resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true), u[1])
+	before := rating(t, store, u[0], "trench")
+	g := resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", false), u[0])
+	if after := rating(t, store, u[0], "trench"); after != before {
+		t.Fatalf("an unrated game changed ann's rating: %+v → %+v", before, after)
+	}
+	gr, err := store.GameRatings(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr.Rated || gr.Changed {
+		t.Fatalf("the unrated game reports %+v", gr)
+	}
+}
+
+func TestRatingsArePerGame(t *testing.T) {
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true), u[1])     // ann wins TRENCH
+	resignAs(t, store, startMatch(t, store, u[0], u[1], "trenches", "standard", true), u[0]) // bob wins Trenches
+	if r := rating(t, store, u[0], "trench"); r.Rating <= 1500 || r.Games != 1 {
+		t.Errorf("ann's TRENCH rating %+v, want above 1500 after one game", r)
+	}
+	if r := rating(t, store, u[0], "trenches"); r.Rating >= 1500 || r.Games != 1 {
+		t.Errorf("ann's Trenches rating %+v, want below 1500 after one game", r)
+	}
+	if r := rating(t, store, u[1], "trenches"); r.Rating <= 1500 || r.Games != 1 {
+		t.Errorf("bob's Trenches rating %+v, want above 1500", r)
+	}
+	if r := rating(t, store, u[0], "cards"); r.Games != 0 || r.Rating != 1500 {
+		t.Errorf("ann's card game rating %+v, want a new player's", r)
+	}
+	list, _ := store.Ratings(context.Background(), u[1].ID)
+	if len(list) != 2 || list[0].Game != "trench" || list[1].Game != "trenches" {
+		t.Errorf("bob's ratings %+v, want trench and trenches", list)
+	}
+}
+
+func TestDrawScoresHalf(t *testing.T) {
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	g := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	ctx := context.Background()
+	if _, err := store.OfferArmistice(ctx, g.ID, u[0].ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := store.AnswerArmistice(ctx, g.ID, u[1].ID, 0, true, t0); err != nil || g.Winner != rules.NoSide {
+		t.Fatalf("armistice: winner %v, %v; want a draw", g.Winner, err)
+	}
+	ann, bob := rating(t, store, u[0], "trench"), rating(t, store, u[1], "trench")
+	if !approx(ann.Rating, 1500) || !approx(bob.Rating, 1500) || ann.RD >= 350 || ann.Games != 1 {
+		t.Fatalf("after a draw between new players: ann %+v, bob %+v", ann, bob)
+	}
+}
+
+// TestEachGameOfAMatchIsRated: a TRENCH match's first game is rated when
+// it ends, while the match goes on.
+func TestEachGameOfAMatchIsRated(t *testing.T) {
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	g := startMatch(t, store, u[0], u[1], "trench", "match", true)
+	resignAs(t, store, g, u[1])
+	if r := rating(t, store, u[0], "trench"); r.Games != 1 || r.Rating <= 1500 {
+		t.Fatalf("after game 1 of the match ann's rating is %+v", r)
+	}
+	m, err := store.Match(context.Background(), g.MatchID)
+	if err != nil || m.Status != "active" {
+		t.Fatalf("match %+v, %v: want it to go on", m, err)
+	}
+}
+
+// rawDB opens the database file beside the store, to plant a fault.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
+}
+
+// TestRatingFailureKeepsNoResult: when the rating update fails, the
+// result is not stored either.
+func TestRatingFailureKeepsNoResult(t *testing.T) {
+	store, path := open(t)
+	u := users(t, store, "ann", "bob")
+	g := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	raw := rawDB(t, path)
+	if _, err := raw.Exec(`CREATE TRIGGER no_rating BEFORE INSERT ON rating_changes BEGIN SELECT RAISE(ABORT, 'planted fault'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Resign(context.Background(), g.ID, u[1].ID, 0, t0); err == nil {
+		t.Fatal("the resignation went through although its rating update failed")
+	}
+	after, err := store.Game(context.Background(), g.ID)
+	if err != nil || after.Finished() {
+		t.Fatalf("the game is %q (%v): a result was stored without its rating change", after.Status, err)
+	}
+	if r := rating(t, store, u[0], "trench"); r.Games != 0 {
+		t.Fatalf("ann's rating changed: %+v", r)
+	}
+	if _, err := raw.Exec(`DROP TRIGGER no_rating`); err != nil {
+		t.Fatal(err)
+	}
+	resignAs(t, store, after, u[1])
+	if r := rating(t, store, u[0], "trench"); r.Games != 1 {
+		t.Fatalf("after the retried resignation ann's rating is %+v", r)
+	}
+}
+
+// TestFailedFinishLeavesRatingsUntouched: the rating update comes before
+// the next game of the match starts; when that fails, the rating change
+// is rolled back with the result.
+func TestFailedFinishLeavesRatingsUntouched(t *testing.T) {
+	store, path := open(t)
+	u := users(t, store, "ann", "bob")
+	g := startMatch(t, store, u[0], u[1], "trench", "match", true)
+	raw := rawDB(t, path)
+	if _, err := raw.Exec(`CREATE TRIGGER no_game_2 BEFORE INSERT ON games WHEN NEW.number = 2 BEGIN SELECT RAISE(ABORT, 'planted fault'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Resign(context.Background(), g.ID, u[1].ID, 0, t0); err == nil {
+		t.Fatal("the resignation went through although the next game could not start")
+	}
+	for _, p := range u {
+		if r := rating(t, store, p, "trench"); r.Games != 0 || r.Rating != 1500 {
+			t.Fatalf("%s's rating is %+v after a failed finish, want it untouched", p.Name, r)
+		}
+	}
+	var n int
+	if err := raw.QueryRow(`SELECT COUNT(*) FROM rating_changes`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d rating changes stored (%v), want none", n, err)
+	}
+}

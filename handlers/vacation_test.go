@@ -1,0 +1,87 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestVacationThroughTheBrowser: a player starts a vacation, the
+// opponent's game page says so and the clock stands still, the player
+// ends it.
+func TestVacationThroughTheBrowser(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "single", "0") // alice to move, 3 days
+	a.Get("/")
+	href, ok := a.Last.Find("#vacation-link").Attr("href")
+	if !ok {
+		t.Fatal("no vacation link on the dashboard")
+	}
+	a.Get(href)
+	if !strings.Contains(a.text("#vacation-status"), "20 days") {
+		t.Fatalf("vacation page: %q", a.text("#vacation-status"))
+	}
+	a.Post("/vacation/start", nil)
+	a.wantStatus(http.StatusOK)
+	if !strings.Contains(a.text("#vacation-status"), "You are on vacation") {
+		t.Fatalf("after starting: %q", a.text("#vacation-status"))
+	}
+	a.Post("/vacation/start", nil)
+	a.wantStatus(http.StatusConflict)
+	s.Clock.Advance(10 * 24 * time.Hour)
+	if n, _ := s.DB.ExpireGames(context.Background(), s.Clock.Now()); n != 0 {
+		t.Fatal("a player on vacation lost on time")
+	}
+	b.Get(fmt.Sprintf("/games/%d", id))
+	if !strings.Contains(b.text(".vacation"), "alice is on vacation") || !strings.Contains(b.text("#clock"), "3 days") {
+		t.Fatalf("bob sees %q / %q", b.text(".vacation"), b.text("#clock"))
+	}
+	a.Get("/vacation")
+	a.Post("/vacation/end", nil)
+	a.wantStatus(http.StatusOK)
+	if !strings.Contains(a.text("#vacation-status"), "10 days") {
+		t.Fatalf("after 10 days away: %q", a.text("#vacation-status"))
+	}
+	a.Get(fmt.Sprintf("/games/%d", id))
+	if a.Last.Find(".vacation").Length() != 0 || !strings.Contains(a.text("#clock"), "You have 3 days") {
+		t.Fatalf("back from vacation: %q", a.text("#clock"))
+	}
+}
+
+// TestTimeBankChallenge creates a time-bank challenge through the form and
+// plays on it: the banks are shown and change with the moves.
+func TestTimeBankChallenge(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	a.Get("/challenges/new?game=trench")
+	a.Post("/challenges", url.Values{"game": {"trench"}, "variant": {"single"}, "color": {"0"}, "opponent": {"bob"},
+		"clock": {"bank"}, "days": {"3"}, "bank_initial": {"10"}, "bank_add": {"36"}, "bank_max": {"20"}})
+	a.wantStatus(http.StatusOK)
+	want := "time bank: 10 days, +36 hours a move, up to 20 days"
+	if got := a.text("#my-challenges tbody tr"); !strings.Contains(got, want) {
+		t.Fatalf("challenge row %q lacks %q", got, want)
+	}
+	b.Get("/")
+	idText, _ := b.Last.Find("#open-challenges tr[data-challenge]").Attr("data-challenge")
+	b.Post("/challenges/"+idText+"/accept", nil)
+	id := gameIDOf(t, b.URL)
+	s.Clock.Advance(4 * 24 * time.Hour)
+	clickMove(t, a, id, func(int) int { return 0 })
+	b.Get(fmt.Sprintf("/games/%d", id))
+	if got := b.text("#banks"); got != "Time banks: Black 7 days 12 hours · White 10 days" {
+		t.Fatalf("banks: %q", got)
+	}
+	// A bank with a bad shape is refused with a message.
+	a.Get("/challenges/new?game=trench")
+	a.Post("/challenges", url.Values{"game": {"trench"}, "variant": {"single"}, "color": {"0"},
+		"clock": {"bank"}, "days": {"3"}, "bank_initial": {"20"}, "bank_add": {"36"}, "bank_max": {"5"}})
+	a.wantStatus(http.StatusBadRequest)
+	if !strings.Contains(a.Last.Text(), "maximum") {
+		t.Fatal("no message for a bank whose maximum is below its start")
+	}
+}

@@ -1,0 +1,19 @@
+package views
+
+// SettingsPage is the account page: notifications by e-mail, the
+// personal feed and the password. Each form has its own message.
+type SettingsPage struct {
+	Page
+	// Notifications.
+	Email       string   // the address stored, or the one just submitted
+	Modes       []Option // the notification choices, one selected
+	MailOff     bool     // this server sends no e-mail
+	NotifyError string
+	NotifyDone  bool
+	// The feed.
+	FeedURL string // absolute; the token in it is the credential
+	FeedNew bool   // just regenerated
+	// The password.
+	PasswordError string
+	PasswordDone  bool
+}
