@@ -3,7 +3,7 @@
 GO ?= go
 HTMX_VERSION := 2.0.11
 
-.PHONY: run build test test-short generate check vendor-htmx fuzz clean
+.PHONY: run build test test-short generate check vendor-htmx fuzz clean bench crashtest
 
 run:
 	$(GO) run ./cmd/trench serve
@@ -34,3 +34,13 @@ vendor-htmx:
 
 clean:
 	rm -rf bin
+
+# Measure the server under load: 64 browsers playing over HTTP, against
+# the raw SQLite commit rate (BENCH_FLAGS="--cpuprofile cpu.out" to profile).
+bench:
+	$(GO) run ./cmd/trench bench $(BENCH_FLAGS)
+
+# Kill the server with SIGKILL under load, restart it, check that no
+# acknowledged move was lost and every game still replays.
+crashtest:
+	$(GO) run ./cmd/trench crashtest

@@ -38,6 +38,9 @@ const usage = `usage:
   trench rules apply GAME POSITION MOVE...
   trench rules perft GAME POSITION DEPTH
   trench rules replay FILE
+  trench backup [--db FILE] DEST
+  trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
+  trench crashtest [--rounds N] [--load D] [--bin FILE]
 GAME is trench, trenches or cards.`
 
 // run dispatches to a subcommand; with none it serves.
@@ -50,6 +53,12 @@ func run(ctx context.Context, args []string) error {
 		return serve(ctx, args[1:])
 	case "rules":
 		return rulesCommand(os.Stdout, os.Stderr, args[1:])
+	case "backup":
+		return backupCommand(ctx, os.Stdout, args[1:])
+	case "bench":
+		return benchCommand(ctx, os.Stdout, args[1:])
+	case "crashtest":
+		return crashtestCommand(ctx, os.Stdout, args[1:])
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil

@@ -1,0 +1,196 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/trench-games/trench/rules"
+)
+
+// Backup writes a consistent copy of the database to the new file dest
+// with VACUUM INTO, while the server keeps running: the copy is one
+// snapshot (a read transaction), so it holds every move committed before
+// the backup started and none of the moves committed during it, and
+// writers are never blocked (WAL). It runs on a connection of its own, so
+// the server's pools go on serving meanwhile. The copy is a plain SQLite
+// file (rollback journal; Open switches it back to WAL), synced to disk
+// before Backup returns.
+//
+// Errors: dest exists (Backup never overwrites a file), or SQLite fails.
+func (db *DB) Backup(ctx context.Context, dest string) error {
+	if dest == "" {
+		return errors.New("db: backup: empty destination")
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return fmt.Errorf("db: backup: %s already exists; choose a new file", dest)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("db: backup: %w", err)
+	}
+	// The read pool is query_only and the write pool's one connection
+	// carries every move: use a connection of our own.
+	conn, err := sql.Open("sqlite", dsn(db.path, false))
+	if err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
+	defer conn.Close()
+	conn.SetMaxOpenConns(1)
+	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
+		return fmt.Errorf("db: backup to %s: %w", dest, err)
+	}
+	return syncFile(dest)
+}
+
+// syncFile flushes path and the directory entry that names it to disk.
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		return fmt.Errorf("db: backup: sync %s: %w", path, err)
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("db: backup: sync directory of %s: %w", path, err)
+	}
+	return nil
+}
+
+// Checked is what Verify and VerifyFile looked at.
+type Checked struct {
+	Games int // games replayed
+	Moves int // moves replayed
+}
+
+// Verify checks the database: PRAGMA integrity_check, then, in one read
+// snapshot (so that it can run while the server writes), that every
+// game's stored position is the replay of its stored moves from its
+// stored start: plies numbered 1, 2, … without a gap, each move made by
+// the side that was to move and legal where it was made, and the replay
+// ending on the stored state, ply and last move. The engines of the
+// stored games must be registered (imported) by the caller.
+func (db *DB) Verify(ctx context.Context) (Checked, error) {
+	if err := db.IntegrityCheck(ctx); err != nil {
+		return Checked{}, err
+	}
+	return verifyGames(ctx, db.read)
+}
+
+// VerifyFile runs Verify's checks on the database file at path without
+// changing it: the file is opened read-only and immutable, so it must not
+// be in use (a backup made by Backup, not a live database).
+func VerifyFile(ctx context.Context, path string) (Checked, error) {
+	if _, err := os.Stat(path); err != nil {
+		return Checked{}, fmt.Errorf("db: verify: %w", err)
+	}
+	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return Checked{}, fmt.Errorf("db: verify %s: %w", path, err)
+	}
+	defer r.Close()
+	var res string
+	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+		return Checked{}, fmt.Errorf("db: verify %s: integrity check: %w", path, err)
+	}
+	if res != "ok" {
+		return Checked{}, fmt.Errorf("db: verify %s: integrity check: %s", path, res)
+	}
+	return verifyGames(ctx, r)
+}
+
+func verifyGames(ctx context.Context, pool *sql.DB) (Checked, error) {
+	tx, err := pool.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Checked{}, fmt.Errorf("db: verify: %w", err)
+	}
+	defer tx.Rollback()
+	var ids []int64
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM games ORDER BY id`)
+	if err != nil {
+		return Checked{}, fmt.Errorf("db: verify: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return Checked{}, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Checked{}, err
+	}
+	var c Checked
+	for _, id := range ids {
+		n, err := verifyGame(ctx, tx, id)
+		if err != nil {
+			return c, err
+		}
+		c.Games++
+		c.Moves += n
+	}
+	return c, nil
+}
+
+// verifyGame replays game id and returns its number of moves.
+func verifyGame(ctx context.Context, q queryer, id int64) (int, error) {
+	g, err := gameByID(ctx, q, id)
+	if err != nil {
+		return 0, err
+	}
+	eng, err := g.Engine()
+	if err != nil {
+		return 0, err
+	}
+	st, err := eng.Decode(g.Variant, g.StartState)
+	if err != nil {
+		return 0, fmt.Errorf("db: verify game %d: start state: %w", id, err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT ply, side, move FROM moves WHERE game_id = ? ORDER BY ply`, id)
+	if err != nil {
+		return 0, fmt.Errorf("db: verify game %d: %w", id, err)
+	}
+	defer rows.Close()
+	n, last := 0, ""
+	for rows.Next() {
+		var ply, side int
+		var move string
+		if err := rows.Scan(&ply, &side, &move); err != nil {
+			return n, err
+		}
+		switch {
+		case ply != n+1:
+			return n, fmt.Errorf("db: verify game %d: move %d is stored as ply %d", id, n+1, ply)
+		case rules.Side(side) != st.ToMove():
+			return n, fmt.Errorf("db: verify game %d: ply %d (%s) stored as side %d's, but side %d was to move", id, ply, move, side, st.ToMove())
+		}
+		if st, err = st.Apply(move); err != nil {
+			return n, fmt.Errorf("db: verify game %d: ply %d (%s): %w", id, ply, move, err)
+		}
+		n, last = ply, move
+	}
+	if err := rows.Err(); err != nil {
+		return n, err
+	}
+	switch {
+	case n != g.Ply:
+		return n, fmt.Errorf("db: verify game %d: %d moves stored, but the game is at ply %d", id, n, g.Ply)
+	case st.Encode() != g.State:
+		return n, fmt.Errorf("db: verify game %d: the stored position %q is not the replay of its moves %q", id, g.State, st.Encode())
+	case last != g.LastMove:
+		return n, fmt.Errorf("db: verify game %d: last move stored as %q, replayed %q", id, g.LastMove, last)
+	case !g.Finished() && st.ToMove() != g.ToMove:
+		return n, fmt.Errorf("db: verify game %d: side %d to move, replayed side %d", id, g.ToMove, st.ToMove())
+	}
+	return n, nil
+}
