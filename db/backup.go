@@ -82,7 +82,7 @@ func (db *DB) Verify(ctx context.Context) (Checked, error) {
 	if err := db.IntegrityCheck(ctx); err != nil {
 		return Checked{}, err
 	}
-	return verifyGames(ctx, db.read)
+	return verifyGames(ctx, db.read.DB)
 }
 
 // VerifyFile runs Verify's checks on the database file at path without

@@ -30,8 +30,8 @@ var migrations embed.FS
 // DB is an open database: a single-connection pool for writes (SQLite
 // takes one writer at a time; BEGIN IMMEDIATE) and a pool for reads.
 type DB struct {
-	write        *sql.DB
-	read         *sql.DB
+	write        *pool
+	read         *pool
 	path         string
 	vacationDays int // the yearly vacation allowance of every player
 }
@@ -83,7 +83,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	n := max(4, runtime.GOMAXPROCS(0)*2)
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &DB{write: w, read: r, path: path, vacationDays: DefaultVacationDays}, nil
+	return &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays}, nil
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {
@@ -103,22 +103,22 @@ func migrate(ctx context.Context, w *sql.DB) error {
 
 // Close closes both pools.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.write.Close())
+	return errors.Join(db.read.cache.close(), db.write.cache.close(), db.read.Close(), db.write.Close())
 }
 
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
 
 // begin starts a write transaction (BEGIN IMMEDIATE).
-func (db *DB) begin(ctx context.Context) (*sql.Tx, error) {
+func (db *DB) begin(ctx context.Context) (*Tx, error) {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("db: begin: %w", err)
 	}
-	return tx, nil
+	return &Tx{Tx: tx, cache: db.write.cache}, nil
 }
 
-// queryer is what both *sql.DB and *sql.Tx offer for reads.
+// queryer is what both *sql.DB and *Tx offer for reads.
 type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

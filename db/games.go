@@ -244,7 +244,7 @@ func seconds(d time.Duration) int64 { return int64(d / time.Second) }
 func secs(s int64) time.Duration { return time.Duration(s) * time.Second }
 
 // startGame inserts game number of match m as spec says.
-func startGame(ctx context.Context, tx *sql.Tx, eng rules.Engine, m matchRow, number int, spec rules.GameSpec, now time.Time) (int64, error) {
+func startGame(ctx context.Context, tx *Tx, eng rules.Engine, m matchRow, number int, spec rules.GameSpec, now time.Time) (int64, error) {
 	seed := gameSeed(m.Seed, number)
 	st, err := eng.Start(spec, seed)
 	if err != nil {
@@ -299,7 +299,7 @@ type Play struct {
 // or it is not their turn; KindConflict for a finished game or a stale ply;
 // KindInvalid / KindIllegal for a malformed / illegal move.
 func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error) {
-	return db.inGame(ctx, p.GameID, p.UserID, p.Ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+	return db.inGame(ctx, p.GameID, p.UserID, p.Ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
 		if side != g.ToMove {
 			return Errorf(KindForbidden, "It is not your turn.")
 		}
@@ -352,7 +352,7 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 // Errors: KindNotFound, KindForbidden (not a player), KindConflict
 // (finished, or the game moved on since ply).
 func (db *DB) Resign(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
-	return db.inGame(ctx, gameID, userID, ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
 		return finishGame(ctx, tx, g, st.Concede(side, false), now)
 	})
 }
@@ -361,7 +361,7 @@ func (db *DB) Resign(ctx context.Context, gameID, userID int64, ply int, now tim
 // next move by either side withdraws it. Errors: as Resign, and
 // KindInvalid for a game without armistice.
 func (db *DB) OfferArmistice(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
-	return db.inGame(ctx, gameID, userID, ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
 		if err := armisticeAllowed(g); err != nil {
 			return err
 		}
@@ -379,7 +379,7 @@ func (db *DB) OfferArmistice(ctx context.Context, gameID, userID int64, ply int,
 // opponent's open armistice offer in game id. Errors: as Resign, and
 // KindConflict when no offer from the opponent is open.
 func (db *DB) AnswerArmistice(ctx context.Context, gameID, userID int64, ply int, accept bool, now time.Time) (Game, error) {
-	return db.inGame(ctx, gameID, userID, ply, now, func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error {
+	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
 		if err := armisticeAllowed(g); err != nil {
 			return err
 		}
@@ -407,7 +407,7 @@ func armisticeAllowed(g Game) error {
 // inGame runs fn in one transaction on game id as userID, after checking
 // that userID plays it, that it is active and that it is still at ply.
 func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Time,
-	fn func(tx *sql.Tx, g Game, st rules.State, side rules.Side) error) (Game, error) {
+	fn func(tx *Tx, g Game, st rules.State, side rules.Side) error) (Game, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return Game{}, err
@@ -442,7 +442,7 @@ func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Ti
 
 // updateGame sets columns of g's row where its ply is still g.Ply and it
 // is active; KindConflict when another change got there first.
-func updateGame(ctx context.Context, tx *sql.Tx, g Game, now time.Time, set string, args ...any) error {
+func updateGame(ctx context.Context, tx *Tx, g Game, now time.Time, set string, args ...any) error {
 	args = append(args, unix(now), g.ID, g.Ply)
 	res, err := tx.ExecContext(ctx, `UPDATE games SET `+set+`, updated_at = ? WHERE id = ? AND ply = ? AND status = 'active'`, args...)
 	if err != nil {
@@ -458,7 +458,7 @@ func updateGame(ctx context.Context, tx *sql.Tx, g Game, now time.Time, set stri
 
 // finishGame stores res as g's result and moves its match on: the next game
 // starts, or the match ends with its result.
-func finishGame(ctx context.Context, tx *sql.Tx, g Game, res rules.Result, now time.Time) error {
+func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Time) error {
 	if err := updateGame(ctx, tx, g, now, `status = 'finished', to_move = -1, winner = ?, score0 = ?, score1 = ?, reason = ?, ended_at = ?, armistice_by = NULL`,
 		int(res.Winner), res.Score[0], res.Score[1], string(res.Reason), unix(now)); err != nil {
 		return err

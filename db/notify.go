@@ -52,7 +52,7 @@ func newFeedToken() (string, error) {
 
 // ensureNotifyRow makes userID's settings row (no mail, a new feed token)
 // unless there is one.
-func ensureNotifyRow(ctx context.Context, tx *sql.Tx, userID int64) error {
+func ensureNotifyRow(ctx context.Context, tx *Tx, userID int64) error {
 	tok, err := newFeedToken()
 	if err != nil {
 		return err

@@ -85,7 +85,7 @@ func matchRated(ctx context.Context, q queryer, matchID int64) (bool, error) {
 // rateGame updates both players' ratings for g, which has just ended with
 // res, when its match is rated; it records the change per side. It runs in
 // the transaction that stores the result.
-func rateGame(ctx context.Context, tx *sql.Tx, g Game, res rules.Result, now time.Time) error {
+func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Time) error {
 	rated, err := matchRated(ctx, tx, g.MatchID)
 	if err != nil || !rated || g.Side[0].ID == g.Side[1].ID {
 		return err

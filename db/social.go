@@ -46,7 +46,7 @@ func CleanMessage(body string) (string, error) {
 }
 
 // addMessage stores body (already clean) from side of g to the other side.
-func addMessage(ctx context.Context, tx *sql.Tx, g Game, side rules.Side, ply int, body string, now time.Time) (int64, error) {
+func addMessage(ctx context.Context, tx *Tx, g Game, side rules.Side, ply int, body string, now time.Time) (int64, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO messages (game_id, from_id, to_id, ply, body, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Side[side].ID, g.Side[side.Other()].ID, ply, body, unix(now))
 	if err != nil {
@@ -57,7 +57,7 @@ func addMessage(ctx context.Context, tx *sql.Tx, g Game, side rules.Side, ply in
 
 // messageWithMove stores the message sent with a move (Play.Message) in
 // the move's transaction; a blank one is no message.
-func messageWithMove(ctx context.Context, tx *sql.Tx, g Game, side rules.Side, ply int, body string, now time.Time) error {
+func messageWithMove(ctx context.Context, tx *Tx, g Game, side rules.Side, ply int, body string, now time.Time) error {
 	if strings.TrimSpace(body) == "" {
 		return nil
 	}
@@ -283,7 +283,7 @@ func matchPlayers(ctx context.Context, q queryer, id int64) (string, [2]int64, e
 // copies: every column but who challenges whom, the colour, the state and
 // the time. Reading them from the schema keeps a rematch "the same
 // settings" whatever settings challenges gain.
-func challengeSettings(ctx context.Context, tx *sql.Tx) ([]string, error) {
+func challengeSettings(ctx context.Context, tx *Tx) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT name FROM pragma_table_info('challenges')`)
 	if err != nil {
 		return nil, fmt.Errorf("db: challenge columns: %w", err)

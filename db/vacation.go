@@ -21,7 +21,7 @@ func (db *DB) vacationAllowance() time.Duration {
 	return time.Duration(db.vacationDays) * 24 * time.Hour
 }
 
-// execer is what both *sql.DB and *sql.Tx offer for writes.
+// execer is what both *sql.DB and *Tx offer for writes.
 type execer interface {
 	queryer
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
@@ -267,7 +267,7 @@ func (db *DB) EndVacation(ctx context.Context, userID int64, now time.Time) erro
 
 // endAutoVacation ends a vacation the server started for userID (they
 // are back: they moved).
-func endAutoVacation(ctx context.Context, tx *sql.Tx, userID int64, now time.Time) error {
+func endAutoVacation(ctx context.Context, tx *Tx, userID int64, now time.Time) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM vacations WHERE user_id = ? AND ended_at IS NULL AND auto = 1 AND ends_by > ?`,
 		userID, unix(now)).Scan(&n); err != nil {

@@ -100,7 +100,7 @@ func TrenchesBoard(b trenchesBoardVM, p Play) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, c := range b.Cells {
-			templ_7745c5c3_Err = boardSquare(c.Step, c.Name, c.Class(), c.Label(), c.Piece != trenches.Empty || c.Step != (Step{}), trenchesCellInner(c)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = boardSquare(c.Step, c.Name, c.Class(), c.Label(), c.Piece != trenches.Empty || c.Protected || c.Step != (Step{}), trenchesCellInner(c)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -1,0 +1,189 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// The driver parses a query each time it runs unless it is a prepared
+// statement; on a busy server that parsing is the largest cost. The pool
+// and transaction types below prepare each query text once and reuse the
+// statement. Query texts built at run time (the archive's filters) are
+// few; past maxStatements distinct texts a query runs unprepared.
+const maxStatements = 512
+
+// stmtCache holds the prepared statements of one *sql.DB.
+type stmtCache struct {
+	db    *sql.DB
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+}
+
+// lookup returns the prepared statement of query if there is one, without
+// preparing it (a transaction holding the write pool's only connection
+// must not wait for another).
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stmts[query]
+}
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
+}
+
+// get returns the prepared statement of query, preparing it on first use;
+// nil when the cache is full (the caller runs the query unprepared).
+// Preparing waits for a connection, so it happens outside the lock.
+func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	st, ok := c.stmts[query]
+	full := len(c.stmts) >= maxStatements
+	c.mu.Unlock()
+	if ok || full {
+		return st, nil
+	}
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.stmts[query]; ok {
+		st.Close() // prepared twice at once: keep the first
+		return prev, nil
+	}
+	c.stmts[query] = st
+	return st, nil
+}
+
+func (c *stmtCache) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var first error
+	for q, st := range c.stmts {
+		if err := st.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(c.stmts, q)
+	}
+	return first
+}
+
+// pool is a connection pool whose queries use prepared statements.
+type pool struct {
+	*sql.DB
+	cache *stmtCache
+}
+
+func newPool(db *sql.DB) *pool { return &pool{DB: db, cache: newStmtCache(db)} }
+
+// QueryContext runs query as a prepared statement.
+func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := p.cache.get(ctx, query)
+	if err != nil || st == nil {
+		if err != nil {
+			return nil, err
+		}
+		return p.DB.QueryContext(ctx, query, args...)
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs query as a prepared statement.
+func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := p.cache.get(ctx, query)
+	if err != nil || st == nil {
+		return p.DB.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// ExecContext runs query as a prepared statement.
+func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := p.cache.get(ctx, query)
+	if err != nil || st == nil {
+		if err != nil {
+			return nil, err
+		}
+		return p.DB.ExecContext(ctx, query, args...)
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// Tx is a write transaction whose statements are prepared once on the
+// write connection and reused. The write pool has one connection, which
+// the transaction holds: a query without a prepared statement yet runs
+// unprepared, and is prepared once the transaction has ended.
+type Tx struct {
+	*sql.Tx
+	cache  *stmtCache
+	missed []string
+}
+
+func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	st := tx.cache.lookup(query)
+	if st == nil {
+		tx.missed = append(tx.missed, query)
+		return nil, nil
+	}
+	return tx.Tx.StmtContext(ctx, st), nil
+}
+
+// Commit commits the transaction, then prepares the statements it missed.
+func (tx *Tx) Commit() error {
+	err := tx.Tx.Commit()
+	tx.prepareMissed()
+	return err
+}
+
+// Rollback rolls the transaction back (after Commit it does nothing and
+// returns sql.ErrTxDone), then prepares the statements it missed.
+func (tx *Tx) Rollback() error {
+	err := tx.Tx.Rollback()
+	tx.prepareMissed()
+	return err
+}
+
+func (tx *Tx) prepareMissed() {
+	missed := tx.missed
+	tx.missed = nil
+	for _, q := range missed {
+		// A statement that does not prepare runs unprepared next time too.
+		_, _ = tx.cache.get(context.Background(), q)
+	}
+}
+
+// QueryContext runs query in the transaction as a prepared statement.
+func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := tx.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return tx.Tx.QueryContext(ctx, query, args...)
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs query in the transaction as a prepared statement.
+func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := tx.stmt(ctx, query)
+	if err != nil || st == nil {
+		return tx.Tx.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// ExecContext runs query in the transaction as a prepared statement.
+func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := tx.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return tx.Tx.ExecContext(ctx, query, args...)
+	}
+	return st.ExecContext(ctx, args...)
+}
