@@ -291,27 +291,51 @@ type ClockState struct {
 	// Banks are each side's bank now (time bank only): the side to move's
 	// is Left.
 	Banks [2]time.Duration
-	// Vacation is each player's vacation status (index = side).
+	// Vacation is each player's vacation lasting now, if any (index =
+	// side; Left and Allowance are not filled in).
 	Vacation [2]VacationStatus
 }
 
-// Clock returns the clock of an active game g at now.
+// Clock returns the clock of an active game g at now (one query: both
+// players' vacations since the turn started).
 func (db *DB) Clock(ctx context.Context, g Game, now time.Time) (ClockState, error) {
 	var cs ClockState
-	var err error
-	tx := db.read
-	for i := range g.Side {
-		if cs.Vacation[i], err = db.vacationStatus(ctx, tx, g.Side[i].ID, now); err != nil {
+	since := g.TurnStarted
+	if now.Before(since) {
+		since = now
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
+		FROM vacations WHERE user_id IN (?, ?) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		g.Side[0].ID, g.Side[1].ID, unix(since))
+	if err != nil {
+		return cs, fmt.Errorf("db: vacations: %w", err)
+	}
+	defer rows.Close()
+	var vs [2][]Vacation
+	for rows.Next() {
+		var user, start, end int64
+		var v Vacation
+		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
 			return cs, err
+		}
+		v.Start, v.End = fromUnix(start), fromUnix(end)
+		for i := range g.Side {
+			if g.Side[i].ID == user {
+				vs[i] = append(vs[i], v)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return cs, err
+	}
+	for i := range vs {
+		if v, ok := vacationAt(vs[i], now); ok {
+			cs.Vacation[i] = VacationStatus{On: true, Auto: v.Auto, Since: v.Start, EndsBy: v.End}
 		}
 	}
 	cs.Banks = g.Bank
 	if g.ToMove.Valid() {
-		vs, err := vacationsOf(ctx, tx, g.Side[g.ToMove].ID, g.TurnStarted)
-		if err != nil {
-			return cs, err
-		}
-		cs.Left = timeLeft(g.TurnStarted, now, g.Clock.allowance(g.Bank[g.ToMove]), vs)
+		cs.Left = timeLeft(g.TurnStarted, now, g.Clock.allowance(g.Bank[g.ToMove]), vs[g.ToMove])
 		cs.Banks[g.ToMove] = max(cs.Left, 0)
 		cs.Stopped = cs.Vacation[g.ToMove].On
 	}

@@ -122,8 +122,14 @@ func (h *gameHandler) load(ctx context.Context, id int64) (gameScreen, error) {
 	if s.match, err = h.db.Match(ctx, s.game.MatchID); err != nil {
 		return s, err
 	}
-	if s.matchGs, err = h.db.MatchGames(ctx, s.game.MatchID); err != nil {
-		return s, err
+	// The match's other games matter for a match of several games (its
+	// panel) and once a game is over (the link to the next one).
+	if s.game.Number > 1 || s.game.Finished() || isMatch(s.game) {
+		if s.matchGs, err = h.db.MatchGames(ctx, s.game.MatchID); err != nil {
+			return s, err
+		}
+	} else {
+		s.matchGs = []db.Game{s.game}
 	}
 	return s, nil
 }
@@ -193,7 +199,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	}
 	square := v.BoardView == "square"
 	p := views.GamePage{
-		Page:     pageOf(c, gameTitle(eng, g)),
+		Page:     gamePageOf(c, gameTitle(eng, g)),
+		Badge:    c.Get("badge") == true,
 		ID:       g.ID,
 		URL:      gameURL,
 		Heading:  gameTitle(eng, g),
@@ -275,8 +282,16 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			}
 		}
 	}
-	if err := h.social(c, s, &p); err != nil {
+	if err := h.ratings(c, s, &p); err != nil {
 		return views.GamePage{}, err
+	}
+	// The messages and the rematch offer: on a full page, and with the
+	// answer to a move or to the opponent's move (a message may come with
+	// it); a click that selects a unit leaves them alone.
+	if !isHTMX(c) || p.Badge {
+		if err := h.social(c, s, &p); err != nil {
+			return views.GamePage{}, err
+		}
 	}
 	return p, nil
 }
@@ -329,6 +344,17 @@ func span(d time.Duration) string {
 		return plural(days, "day")
 	}
 	return plural(hours, "hour")
+}
+
+// gamePageOf is the page model of a game page: a full page, or a
+// fragment that updates the navigation bar's count (after a move, or when
+// the opponent moved), counts the games waiting; a click that selects a
+// unit does not.
+func gamePageOf(c echo.Context, title string) views.Page {
+	if badge, _ := c.Get("badge").(bool); badge || !isHTMX(c) {
+		return pageOf(c, title)
+	}
+	return basePage(c, title)
 }
 
 // reviewPly returns the ply to review: ?ply=N (0 ≤ N ≤ the game's ply;
@@ -418,14 +444,27 @@ func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.
 	return log, nil
 }
 
+// isMatch reports whether g's match was made as a match of several games.
+func isMatch(g db.Game) bool {
+	e, err := g.Engine()
+	return err == nil && variantIsMatch(e, g.MatchVariant)
+}
+
+// variantIsMatch reports whether variant key of e is a match of several
+// games.
+func variantIsMatch(e rules.Engine, key string) bool {
+	for _, v := range e.Variants() {
+		if v.Key == key {
+			return v.Match
+		}
+	}
+	return false
+}
+
 // matchPanel is the match's games and totals, or nil for a match of one
 // game that is not over.
 func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *views.MatchPanel {
-	multi := len(games) > 1
-	for _, v := range eng.Variants() {
-		multi = multi || v.Key == m.Variant && v.Match
-	}
-	if !multi {
+	if len(games) <= 1 && !variantIsMatch(eng, m.Variant) {
 		return nil
 	}
 	panel := &views.MatchPanel{Players: [2]string{m.Player[0].Name, m.Player[1].Name}}
@@ -532,6 +571,7 @@ func (h *gameHandler) live(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("HX-Push-Url", "false")
+	c.Set("badge", true) // the opponent moved: the count may have changed
 	return h.respond(c, http.StatusOK, s, "")
 }
 
@@ -577,12 +617,8 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 	if err != nil {
 		return err
 	}
-	// The move changed whose turn it is: count again for the badge.
-	v := currentViewer(c)
-	if v.Turns, err = h.db.TurnCount(c.Request().Context(), v.ID); err != nil {
-		return err
-	}
-	c.Set("viewer", v)
+	// The move changed whose turn it is: the answer updates the count.
+	c.Set("badge", true)
 	c.Response().Header().Set("HX-Push-Url", gameURL)
 	return h.respond(c, http.StatusOK, s, "")
 }

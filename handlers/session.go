@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -20,7 +21,9 @@ type viewer struct {
 	ID        int64
 	Name      string
 	BoardView string
-	Turns     int
+	// turns counts the games waiting for the viewer's move, once per
+	// request and only when a page shows it.
+	turns func() (int, error)
 }
 
 // loadUser reads the session cookie and puts the viewer in the context.
@@ -32,10 +35,9 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 			u, err := a.db.UserByID(c.Request().Context(), id)
 			switch {
 			case err == nil:
-				v = viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView}
-				if v.Turns, err = a.db.TurnCount(c.Request().Context(), u.ID); err != nil {
-					return err
-				}
+				ctx := c.Request().Context()
+				v = viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView,
+					turns: sync.OnceValues(func() (int, error) { return a.db.TurnCount(ctx, u.ID) })}
 			case db.KindOf(err) != db.KindNotFound:
 				return err
 			}
@@ -65,11 +67,27 @@ func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// pageOf returns the layout's view model for the request.
+// pageOf returns the layout's view model for the request, with the count
+// of games waiting for the viewer's move (for the navigation bar).
 func pageOf(c echo.Context, title string) views.Page {
+	p := basePage(c, title)
+	if v := currentViewer(c); v.turns != nil {
+		n, err := v.turns()
+		if err != nil {
+			// The page is still useful without the count.
+			c.Logger().Errorf("turn count: %v", err)
+		}
+		p.TurnCount = n
+	}
+	return p
+}
+
+// basePage is pageOf without the turn count: for a fragment that does not
+// show it.
+func basePage(c echo.Context, title string) views.Page {
 	v := currentViewer(c)
 	token, _ := c.Get("csrf").(string)
-	return views.Page{Title: title, User: v.Name, TurnCount: v.Turns, CSRF: token}
+	return views.Page{Title: title, User: v.Name, CSRF: token}
 }
 
 // limits holds the sign-in rate limits: per client address and per

@@ -31,18 +31,7 @@ type socialHandler struct {
 func (h *gameHandler) social(c echo.Context, s gameScreen, p *views.GamePage) error {
 	ctx := c.Request().Context()
 	g := s.game
-	gr, err := h.db.GameRatings(ctx, g)
-	if err != nil {
-		return err
-	}
-	for i := range p.Players {
-		if gr.Changed {
-			p.Players[i].Rating = ratingChangeText(gr.Change[i])
-		} else {
-			p.Players[i].Rating = ratingText(gr.Current[i].Rating)
-		}
-	}
-	panel := &views.SocialPanel{GameURL: p.URL, CSRF: p.CSRF, Rated: gr.Rated}
+	panel := &views.SocialPanel{GameURL: p.URL, CSRF: p.CSRF, Rated: p.Rated}
 	p.Social = panel
 	v := currentViewer(c)
 	if !g.SideOf(v.ID).Valid() {
@@ -50,7 +39,25 @@ func (h *gameHandler) social(c echo.Context, s gameScreen, p *views.GamePage) er
 	}
 	panel.Player = true
 	panel.WithMove = p.Play.CanMove
-	return h.socialLive(ctx, s, v.ID, gr.Rated, panel)
+	return h.socialLive(ctx, s, v.ID, p.Rated, panel)
+}
+
+// ratings puts each player's rating (or, once rated, its change) next to
+// their name.
+func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) error {
+	gr, err := h.db.GameRatings(c.Request().Context(), s.game)
+	if err != nil {
+		return err
+	}
+	p.Rated = gr.Rated
+	for i := range p.Players {
+		if gr.Changed {
+			p.Players[i].Rating = ratingChangeText(gr.Change[i])
+		} else {
+			p.Players[i].Rating = ratingText(gr.Current[i].Rating)
+		}
+	}
+	return nil
 }
 
 // socialLive fills in the part of the panel that refreshes by itself: the
@@ -227,6 +234,7 @@ func (h *socialHandler) rematch(c echo.Context) error {
 // refused one the game page with the reason and a 4xx status.
 func (h *socialHandler) answer(c echo.Context, id int64, err error, next string) error {
 	ctx := c.Request().Context()
+	c.Set("badge", true) // an htmx answer brings the social panel along
 	if err != nil {
 		status, msg := statusOf(err)
 		if status >= 500 || status == http.StatusNotFound {

@@ -240,6 +240,10 @@ type GamePage struct {
 	View             any // the game's own view model
 	Play             Play
 	Review           *Review // set in review mode (a finished game, or ?ply=)
+	Rated            bool    // a rated game
+	// Badge is true when an htmx answer carries the navigation bar's turn
+	// count (out of band).
+	Badge bool
 	// LogHref is the link of a move in the move list: LogHref + ply.
 	LogHref string
 	// Social says whether the game is rated and holds, for its players,
