@@ -45,7 +45,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
 	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
 	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}
-	for _, e := range rules.Engines() {
+	for _, e := range engines() {
 		a.Games = append(a.Games, views.Option{Value: e.Key(), Label: e.Title(), Selected: f.Game == e.Key()})
 		for _, v := range e.Variants() {
 			a.Variants = append(a.Variants, views.Option{Value: v.Key, Label: e.Title() + " · " + v.Title, Selected: f.Variant == v.Key})

@@ -28,7 +28,7 @@ type challengeHandler struct {
 func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) views.ChallengeForm {
 	f := views.ChallengeForm{Page: pageOf(c, "New challenge"), Game: game, Opponent: in.Opponent, Error: msg}
 	f.Rated = in.Rated
-	engines := rules.Engines()
+	engines := engines()
 	if _, ok := rules.Lookup(game); !ok && len(engines) > 0 {
 		f.Game = engines[0].Key()
 		for _, e := range engines {

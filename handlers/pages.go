@@ -31,7 +31,7 @@ func (h *pageHandler) home(c echo.Context) error {
 	v := currentViewer(c)
 	if v.ID == 0 {
 		home := views.Home{Page: pageOf(c, "Welcome")}
-		for _, e := range rules.Engines() {
+		for _, e := range engines() {
 			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: e.Title(), Summary: gameSummaries[e.Key()]})
 		}
 		return render(c, http.StatusOK, views.HomeView(home), nil)

@@ -278,7 +278,7 @@ func TestOfficialMatchWithDecider(t *testing.T) {
 	p.Post(fmt.Sprintf("/games/%d/armistice/offer", id3), url.Values{"ply": {"1"}})
 	p.wantStatus(http.StatusOK)
 	other.Get(fmt.Sprintf("/games/%d", id3))
-	if !strings.Contains(other.text("#game"), "offers an armistice") {
+	if !strings.Contains(other.text("#side"), "offers an armistice") {
 		t.Fatal("the opponent does not see the armistice offer")
 	}
 	other.Post(fmt.Sprintf("/games/%d/armistice/accept", id3), url.Values{"ply": {"1"}})

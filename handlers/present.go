@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 
@@ -9,6 +10,23 @@ import (
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/views"
 )
+
+// gameOrder is the order in which pages list the games: TRENCH first.
+var gameOrder = map[string]int{"trench": 0, "trenches": 1, "cards": 2}
+
+// engines returns the registered games in gameOrder (others after them,
+// by key).
+func engines() []rules.Engine {
+	es := rules.Engines()
+	rank := func(e rules.Engine) int {
+		if r, ok := gameOrder[e.Key()]; ok {
+			return r
+		}
+		return len(gameOrder)
+	}
+	sort.SliceStable(es, func(i, j int) bool { return rank(es[i]) < rank(es[j]) })
+	return es
+}
 
 // variantTitle returns the display name of variant key of eng ("decider"
 // and other internal variants fall back to the key).

@@ -1273,7 +1273,7 @@ func ChallengeFormView(f ChallengeForm) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 118, "\" placeholder=\"anyone\" maxlength=\"24\"></label><p class=\"hint\">Leave the opponent empty to let anyone accept.</p><label><input type=\"checkbox\" name=\"rated\" value=\"on\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 118, "\" placeholder=\"anyone\" maxlength=\"24\"></label><p class=\"hint\">Leave the opponent empty to let anyone accept.</p><label class=\"check\"><input type=\"checkbox\" name=\"rated\" value=\"on\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
