@@ -286,9 +286,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		return views.GamePage{}, err
 	}
 	// The messages and the rematch offer: on a full page, and with the
-	// answer to a move or to the opponent's move (a message may come with
-	// it); a click that selects a unit leaves them alone.
-	if !isHTMX(c) || p.Badge {
+	// answer to a message (alone or with a move); otherwise the panel's
+	// own poll brings what is new.
+	if social, _ := c.Get("social").(bool); social || !isHTMX(c) {
 		if err := h.social(c, s, &p); err != nil {
 			return views.GamePage{}, err
 		}
@@ -625,6 +625,9 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 
 func (h *gameHandler) move(c echo.Context) error {
 	move := strings.TrimSpace(c.FormValue("move"))
+	if strings.TrimSpace(c.FormValue("message")) != "" {
+		c.Set("social", true) // the answer shows the message sent with the move
+	}
 	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
 		if move == "" || len(move) > 64 {
 			return db.Errorf(db.KindInvalid, "No move was given.")

@@ -234,7 +234,8 @@ func (h *socialHandler) rematch(c echo.Context) error {
 // refused one the game page with the reason and a 4xx status.
 func (h *socialHandler) answer(c echo.Context, id int64, err error, next string) error {
 	ctx := c.Request().Context()
-	c.Set("badge", true) // an htmx answer brings the social panel along
+	c.Set("badge", true)
+	c.Set("social", true) // an htmx answer brings the social panel along
 	if err != nil {
 		status, msg := statusOf(err)
 		if status >= 500 || status == http.StatusNotFound {
