@@ -59,6 +59,13 @@ type server struct {
 // given, to restart on the same file).
 func startServer(t *testing.T, path string, clk *clock) *server {
 	t.Helper()
+	return startServerWith(t, path, clk, nil)
+}
+
+// startServerWith is startServer with configure, when not nil, changing
+// the app's configuration once the server's URL is known.
+func startServerWith(t *testing.T, path string, clk *clock, configure func(cfg *handlers.Config, url string)) *server {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "trench.db")
 	}
@@ -70,9 +77,13 @@ func startServer(t *testing.T, path string, clk *clock) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{t: t, DB: store, Path: path, Clock: clk, seed: 42}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, DB: store, Path: path, Clock: clk, seed: 42, URL: "http://" + ln.Addr().String()}
 	var seedMu sync.Mutex
-	e, app, err := handlers.New(ctx, store, handlers.Config{
+	cfg := handlers.Config{
 		BcryptCost: bcrypt.MinCost,
 		Now:        clk.Now,
 		Seed: func() int64 {
@@ -82,19 +93,18 @@ func startServer(t *testing.T, path string, clk *clock) *server {
 			return s.seed
 		},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	if configure != nil {
+		configure(&cfg, s.URL)
+	}
+	e, app, err := handlers.New(ctx, store, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.App = app
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := &http.Server{Handler: e}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	s.URL = "http://" + ln.Addr().String()
 	s.stop = func() {
 		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
 		defer c2()

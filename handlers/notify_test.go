@@ -7,21 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime"
 	"mime/quotedprintable"
 	"net"
 	"net/http"
 	"net/mail"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-smtp"
-	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
@@ -169,59 +166,10 @@ func (s *sinkSession) Data(r io.Reader) error {
 // and sending mail through the SMTP server at smtpAddr.
 func startMailServer(t *testing.T, path string, clk *clock, smtpAddr string) *server {
 	t.Helper()
-	if path == "" {
-		path = filepath.Join(t.TempDir(), "trench.db")
-	}
-	if clk == nil {
-		clk = &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	store, err := db.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &server{t: t, DB: store, Path: path, Clock: clk, seed: 42, URL: "http://" + ln.Addr().String()}
-	var seedMu sync.Mutex
-	e, app, err := handlers.New(ctx, store, handlers.Config{
-		BaseURL:    s.URL,
-		BcryptCost: bcrypt.MinCost,
-		Now:        clk.Now,
-		Seed: func() int64 {
-			seedMu.Lock()
-			defer seedMu.Unlock()
-			s.seed++
-			return s.seed
-		},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		SMTP:   handlers.SMTPConfig{Addr: smtpAddr, From: "Trench <trench@example.org>"},
+	return startServerWith(t, path, clk, func(cfg *handlers.Config, url string) {
+		cfg.BaseURL = url
+		cfg.SMTP = handlers.SMTPConfig{Addr: smtpAddr, From: "Trench <trench@example.org>"}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.App = app
-	srv := &http.Server{Handler: e}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	s.stop = func() {
-		sctx, c2 := context.WithTimeout(context.Background(), 5*time.Second)
-		defer c2()
-		if err := srv.Shutdown(sctx); err != nil {
-			t.Error(err)
-		}
-		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-			t.Error(err)
-		}
-		cancel()
-		if err := store.Close(); err != nil {
-			t.Error(err)
-		}
-	}
-	t.Cleanup(s.Stop)
-	return s
 }
 
 // runMailJob runs the notification job once and returns how many mails
