@@ -238,7 +238,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		p.Status = fmt.Sprintf("%s (%s) to move", g.Side[g.ToMove].Name, names[g.ToMove])
 	}
 	if !g.Finished() {
-		if err := h.clock(&p, g, names, side, now); err != nil {
+		if err := h.clock(c.Request().Context(), &p, g, names, side, now); err != nil {
 			return views.GamePage{}, err
 		}
 	}
@@ -298,8 +298,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 
 // clock fills in the clock of an active game: the time left to move (in
 // words), the banks of a time bank, and who is on vacation.
-func (h *gameHandler) clock(p *views.GamePage, g db.Game, names [2]string, viewer rules.Side, now time.Time) error {
-	cs, err := h.db.Clock(context.Background(), g, now)
+func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, names [2]string, viewer rules.Side, now time.Time) error {
+	cs, err := h.db.Clock(ctx, g, now)
 	if err != nil {
 		return err
 	}
