@@ -155,23 +155,48 @@ type GameRatings struct {
 	Change  [2]RatingChange // by side, when Changed
 }
 
-// GameRatings returns the ratings of g's players.
+// GameRatings returns the ratings of g's players, whether its match is
+// rated and, once rated, the change (one query: game pages show it on
+// every answer).
 func (db *DB) GameRatings(ctx context.Context, g Game) (GameRatings, error) {
 	var out GameRatings
-	var err error
-	if out.Rated, err = matchRated(ctx, db.read, g.MatchID); err != nil {
-		return out, err
+	var cur [2]struct {
+		rating, rd, vol sql.NullFloat64
+		games           sql.NullInt64
 	}
+	var chg [2]struct {
+		user                                         sql.NullInt64
+		ratingBefore, rdBefore, ratingAfter, rdAfter sql.NullFloat64
+	}
+	err := db.read.QueryRowContext(ctx, `SELECT
+		COALESCE((SELECT rated FROM challenges WHERE match_id = ?1 ORDER BY id LIMIT 1), 0),
+		r0.rating, r0.rd, r0.volatility, r0.games, r1.rating, r1.rd, r1.volatility, r1.games,
+		c0.user_id, c0.rating_before, c0.rd_before, c0.rating_after, c0.rd_after,
+		c1.user_id, c1.rating_before, c1.rd_before, c1.rating_after, c1.rd_after
+		FROM (SELECT 1)
+		LEFT JOIN ratings r0 ON r0.user_id = ?2 AND r0.game = ?4
+		LEFT JOIN ratings r1 ON r1.user_id = ?3 AND r1.game = ?4
+		LEFT JOIN rating_changes c0 ON c0.game_id = ?5 AND c0.side = 0
+		LEFT JOIN rating_changes c1 ON c1.game_id = ?5 AND c1.side = 1`,
+		g.MatchID, g.Side[0].ID, g.Side[1].ID, g.Game, g.ID).Scan(&out.Rated,
+		&cur[0].rating, &cur[0].rd, &cur[0].vol, &cur[0].games, &cur[1].rating, &cur[1].rd, &cur[1].vol, &cur[1].games,
+		&chg[0].user, &chg[0].ratingBefore, &chg[0].rdBefore, &chg[0].ratingAfter, &chg[0].rdAfter,
+		&chg[1].user, &chg[1].ratingBefore, &chg[1].rdBefore, &chg[1].ratingAfter, &chg[1].rdAfter)
+	if err != nil {
+		return out, fmt.Errorf("db: game ratings: %w", err)
+	}
+	out.Changed = chg[0].user.Valid && chg[1].user.Valid
 	for i := range out.Current {
-		if out.Current[i], err = ratingOf(ctx, db.read, g.Side[i].ID, g.Game); err != nil {
-			return out, err
+		out.Current[i] = newRating(g.Side[i].ID, g.Game)
+		if cur[i].rating.Valid {
+			out.Current[i].Rating, out.Current[i].RD = cur[i].rating.Float64, cur[i].rd.Float64
+			out.Current[i].Volatility, out.Current[i].Games = cur[i].vol.Float64, int(cur[i].games.Int64)
+		}
+		if out.Changed {
+			out.Change[i] = RatingChange{UserID: chg[i].user.Int64, RatingBefore: chg[i].ratingBefore.Float64,
+				RDBefore: chg[i].rdBefore.Float64, RatingAfter: chg[i].ratingAfter.Float64, RDAfter: chg[i].rdAfter.Float64}
 		}
 	}
-	changes, err := db.RatingChanges(ctx, []int64{g.ID})
-	if err != nil {
-		return out, err
-	}
-	out.Change, out.Changed = changes[g.ID]
 	return out, nil
 }
 
