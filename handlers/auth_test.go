@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/trench-games/trench/handlers"
 )
 
 func TestSignUpSignInSignOut(t *testing.T) {
@@ -34,30 +36,32 @@ func TestSignUpSignInSignOut(t *testing.T) {
 }
 
 func TestSessionCookieFlags(t *testing.T) {
-	s := startServer(t, "", nil)
-	a := s.newClient(t)
-	a.Get("/signup")
-	req, _ := http.NewRequest(http.MethodPost, s.URL+"/signup", strings.NewReader(url.Values{
-		"name": {"alice"}, "password": {"correct horse"}, "_csrf": {attr(t, a, `input[name="_csrf"]`, "value")}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	noRedirect := *a.http
-	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	res, err := noRedirect.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	var found bool
-	for _, c := range res.Cookies() {
-		if c.Name == "trench" {
-			found = true
-			if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure {
-				t.Fatalf("session cookie flags: HttpOnly %v SameSite %v Secure %v", c.HttpOnly, c.SameSite, c.Secure)
+	for _, secure := range []bool{false, true} {
+		s := startServerWith(t, "", nil, func(cfg *handlers.Config, _ string) { cfg.SecureCookies = secure })
+		a := s.newClient(t)
+		a.Get("/signup")
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/signup", strings.NewReader(url.Values{
+			"name": {"alice"}, "password": {"correct horse"}, "_csrf": {attr(t, a, `input[name="_csrf"]`, "value")}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		noRedirect := *a.http
+		noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		var found bool
+		for _, c := range res.Cookies() {
+			if c.Name == "trench" {
+				found = true
+				if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure != secure {
+					t.Fatalf("secure-cookies %v: session cookie HttpOnly %v SameSite %v Secure %v", secure, c.HttpOnly, c.SameSite, c.Secure)
+				}
 			}
 		}
-	}
-	if !found {
-		t.Fatal("no session cookie after sign-up")
+		if !found {
+			t.Fatal("no session cookie after sign-up")
+		}
 	}
 }
 
