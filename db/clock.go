@@ -158,9 +158,3 @@ func runsOut(start, now time.Time, allowance time.Duration, vs []Vacation) time.
 	}
 	return now.Add(left)
 }
-
-// deadline is now plus days: the deadline of a turn on a per-move clock
-// with no vacation (unix seconds).
-func deadline(now time.Time, days int) int64 {
-	return now.Add(time.Duration(days) * 24 * time.Hour).Unix()
-}

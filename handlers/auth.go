@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 	"regexp"
 	"strings"
@@ -158,5 +157,3 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?done=1")
 }
-
-var errNoID = errors.New("bad id")

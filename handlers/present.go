@@ -134,7 +134,7 @@ func gameRow(g db.Game, userID int64, now time.Time) (views.GameRow, error) {
 // challengeRow is a challenge in a list, seen by userID.
 func challengeRow(c db.Challenge, userID int64) views.ChallengeRow {
 	r := views.ChallengeRow{ID: c.ID, From: c.Creator.Name, To: c.Opponent.Name, Game: c.Game, Variant: c.Variant,
-		Color: "random", DaysPerMove: c.DaysPerMove, Time: c.Clock.String()}
+		Color: "random", Time: c.Clock.String()}
 	if eng, ok := rules.Lookup(c.Game); ok {
 		r.Game, r.Variant = eng.Title(), variantTitle(eng, c.Variant)
 		switch c.Color {

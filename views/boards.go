@@ -118,7 +118,6 @@ func sideName(u trench.Unit) string {
 
 // trenchBoardVM is a TRENCH board ready to draw.
 type trenchBoardVM struct {
-	View  trench.BoardView
 	Cells []trenchCell // in drawing order, row by row
 }
 
@@ -166,7 +165,7 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 			cells = append(cells, c)
 		}
 	}
-	return trenchBoardVM{View: v, Cells: cells}
+	return trenchBoardVM{Cells: cells}
 }
 
 // unitSprite is the sprite symbol of a unit: "b3" is a Black Captain.

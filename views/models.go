@@ -29,18 +29,17 @@ type Option struct {
 
 // ChallengeRow is a challenge in a list.
 type ChallengeRow struct {
-	ID          int64
-	From        string
-	To          string // "" when open to anyone
-	Game        string // "TRENCH"
-	Variant     string // "Official match (2 games)"
-	Color       string // the creator's side, e.g. "Black", or "random"
-	DaysPerMove int
-	Time        string // the time control in words
-	Rated       bool
-	CanAccept   bool
-	CanDecline  bool
-	CanCancel   bool
+	ID         int64
+	From       string
+	To         string // "" when open to anyone
+	Game       string // "TRENCH"
+	Variant    string // "Official match (2 games)"
+	Color      string // the creator's side, e.g. "Black", or "random"
+	Time       string // the time control in words
+	Rated      bool
+	CanAccept  bool
+	CanDecline bool
+	CanCancel  bool
 }
 
 // GameRow is a game in a list.
