@@ -337,3 +337,39 @@ func TestPositionImage(t *testing.T) {
 	v.Get(fmt.Sprintf("/games/%d/position.svg?ply=999", g.ID))
 	v.wantStatus(http.StatusNotFound)
 }
+
+// TestCardImageHidesWhatASpectatorMayNotSee: the image of a card game in
+// progress shows face-down cards as backs; once it has ended, every card.
+func TestCardImageHidesWhatASpectatorMayNotSee(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "cards", "short", "0")
+	fetch := func() string {
+		res, err := http.Get(fmt.Sprintf("%s/games/%d/position.svg", s.URL, id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("image: %d", res.StatusCode)
+		}
+		if err := xml.Unmarshal(body, new(struct{})); err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		return string(body)
+	}
+	img := fetch()
+	faces := strings.Count(img, `font-size="24"`)
+	if backs := strings.Count(img, `fill="url(#back)"`); backs != 14 || faces != 0 {
+		t.Fatalf("at the start the image shows %d backs and %d faces, want 14 face-down trench cards", backs, faces)
+	}
+	g, _ := s.DB.Game(context.Background(), id)
+	if _, err := s.DB.Resign(context.Background(), id, g.Side[0].ID, g.Ply, s.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	img = fetch()
+	if backs := strings.Count(img, `fill="url(#back)"`); backs != 0 || strings.Count(img, `font-size="24"`) != 14 {
+		t.Fatalf("after the end the image still hides %d cards", backs)
+	}
+}

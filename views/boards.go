@@ -43,7 +43,7 @@ func HasDiamond(view any) bool {
 // SVG image (see PositionImage).
 func HasImage(view any) bool {
 	switch view.(type) {
-	case trench.BoardView, trenches.BoardView:
+	case trench.BoardView, trenches.BoardView, cards.View:
 		return true
 	}
 	return false

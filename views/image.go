@@ -3,6 +3,8 @@ package views
 import (
 	"strings"
 
+	"github.com/trench-games/trench/rules/cards"
+
 	"github.com/trench-games/trench/rules/trench"
 	"github.com/trench-games/trench/rules/trenches"
 	"github.com/trench-games/trench/static"
@@ -70,4 +72,48 @@ func trenchesFill(v trenches.BoardView, file, rank int) string {
 		return "#a68b5f"
 	}
 	return "#b99f73"
+}
+
+// imageSlot is a trench slot of the card table image and where it is
+// drawn.
+type imageSlot struct {
+	Slot cards.SlotView
+	X, Y int
+}
+
+// imageSlots places both sides' slots: Black's (side 0) at the bottom,
+// front above back; Red's at the top, front below back; back slots in the
+// gaps of the front ones.
+func imageSlots(v cards.View) []imageSlot {
+	const half = 35
+	var out []imageSlot
+	for side, rows := range [2][2]int{{215, 310}, {115, 20}} {
+		front, back := rows[0], rows[1]
+		for i, s := range v.Sides[side].Front {
+			x := 65 + (2*i+1)*half
+			out = append(out, imageSlot{Slot: s, X: x, Y: front})
+		}
+		for i, s := range v.Sides[side].Back {
+			x := 65 + 2*i*half
+			out = append(out, imageSlot{Slot: s, X: x, Y: back})
+		}
+	}
+	return out
+}
+
+// cardInk is the colour of a card's rank and suit.
+func cardInk(c cards.Card) string {
+	if c.Red() {
+		return "#c0392b"
+	}
+	return "#1f1b16"
+}
+
+// labelInk is the colour of a slot's name: dark on a face, light on a back
+// or an empty slot.
+func labelInk(s cards.SlotView) string {
+	if s.Known && !s.Empty {
+		return "#6b6255"
+	}
+	return "#f6f1e7"
 }
