@@ -348,28 +348,10 @@ func (w *leakWatch) click(c *client, link *goquery.Selection) *goquery.Document 
 	return w.get(c, href, false)
 }
 
-// submit submits a form as the harness's Submit does.
+// submit submits a form as the harness's Submit does, checking the answer.
 func (w *leakWatch) submit(c *client, form *goquery.Selection, extra url.Values, named ...cards.Card) *goquery.Document {
 	w.t.Helper()
-	vals := url.Values{}
-	form.Find(`input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) {
-		name, _ := in.Attr("name")
-		v, _ := in.Attr("value")
-		vals.Set(name, v)
-	})
-	for k, v := range extra {
-		vals[k] = v
-	}
-	action, _ := form.Attr("action")
-	htmx := false
-	if u, ok := form.Attr("hx-post"); ok && c.HTMX {
-		action, htmx = u, true
-	}
-	req, err := http.NewRequest(http.MethodPost, c.abs(action), strings.NewReader(vals.Encode()))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req, htmx := c.formRequest(form, extra)
 	return w.do(c, req, htmx, named...)
 }
 
@@ -577,24 +559,7 @@ func playCardsGame(t *testing.T, variant string) {
 		variant, plies, g.Reason, g.Score[0], g.Score[1], w.checked, w.bytes/1024, w.backs, w.maxCards)
 
 	// Both players see the result; nobody can click a move any more.
-	for _, p := range []*client{a, b} {
-		p.HTMX = false
-		p.Get(page)
-		status := p.text("#status")
-		side := g.SideOf(mustUser(t, s, p.Name))
-		want := "Drawn"
-		if g.Winner == side {
-			want = "You won"
-		} else if g.Winner != rules.NoSide {
-			want = "You lost"
-		}
-		if !strings.HasPrefix(status, want) {
-			t.Errorf("%s sees %q, want %q…", p.Name, status, want)
-		}
-		if p.Last.Find(`#board button[name="move"], #board a[data-click]`).Length() != 0 {
-			t.Errorf("%s can still click moves on a finished game", p.Name)
-		}
-	}
+	assertResultShown(t, s, id, a, b)
 	assertReplay(t, s, id)
 	assertCardsRevealed(t, s, id, a, b, spectator)
 	t.Logf("took %s", time.Since(start).Round(time.Millisecond))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
+	"github.com/trench-games/trench/rules"
 )
 
 // clock is a settable clock shared by the server and the test.
@@ -231,6 +232,15 @@ func boosted(el *goquery.Selection) bool {
 // with JavaScript on, a form with hx-post goes through htmx.
 func (c *client) Submit(form *goquery.Selection, extra url.Values) *goquery.Document {
 	c.t.Helper()
+	req, htmx := c.formRequest(form, extra)
+	return c.do(req, htmx)
+}
+
+// formRequest builds the POST a browser sends for form with extra values,
+// and whether htmx sends it (JavaScript on, and the form is boosted or
+// has hx-post).
+func (c *client) formRequest(form *goquery.Selection, extra url.Values) (*http.Request, bool) {
+	c.t.Helper()
 	vals := url.Values{}
 	form.Find(`input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) {
 		name, _ := in.Attr("name")
@@ -250,7 +260,35 @@ func (c *client) Submit(form *goquery.Selection, extra url.Values) *goquery.Docu
 		c.t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return c.do(req, htmx)
+	return req, htmx
+}
+
+// assertResultShown checks that each player of finished game id sees the
+// result from their side and no move left to click.
+func assertResultShown(t *testing.T, s *server, id int64, players ...*client) {
+	t.Helper()
+	g, err := s.DB.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range players {
+		p.HTMX = false
+		p.Get(fmt.Sprintf("/games/%d", id))
+		status := p.text("#status")
+		side := g.SideOf(mustUser(t, s, p.Name))
+		want := "Drawn"
+		if g.Winner == side {
+			want = "You won"
+		} else if g.Winner != rules.NoSide {
+			want = "You lost"
+		}
+		if !strings.HasPrefix(status, want) {
+			t.Errorf("%s sees %q, want %q…", p.Name, status, want)
+		}
+		if p.Last.Find(`#board button[name="move"], #board a[data-click]`).Length() != 0 {
+			t.Errorf("%s can still click moves on a finished game", p.Name)
+		}
+	}
 }
 
 func (c *client) abs(path string) string {

@@ -148,24 +148,7 @@ func playWholeGame(t *testing.T, game, variant string) {
 	}
 	t.Logf("game over after %d plies: %s %d–%d", plies, g.Reason, g.Score[0], g.Score[1])
 	// Both players see the result; the winner's page says so.
-	for _, p := range []*client{a, b} {
-		p.HTMX = false
-		p.Get(fmt.Sprintf("/games/%d", id))
-		status := p.text("#status")
-		side := g.SideOf(mustUser(t, s, p.Name))
-		want := "Drawn"
-		if g.Winner == side {
-			want = "You won"
-		} else if g.Winner != rules.NoSide {
-			want = "You lost"
-		}
-		if !strings.HasPrefix(status, want) {
-			t.Errorf("%s sees %q, want %q…", p.Name, status, want)
-		}
-		if p.Last.Find(`#board button[name="move"], #board a[data-click]`).Length() != 0 {
-			t.Errorf("%s can still click moves on a finished game", p.Name)
-		}
-	}
+	assertResultShown(t, s, id, a, b)
 	assertReplay(t, s, id)
 }
 
