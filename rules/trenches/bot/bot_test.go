@@ -156,12 +156,12 @@ func TestDeterministic(t *testing.T) {
 // opponent no legal move (the number of such moves out of all in the
 // comment).
 var wins = []string{
-	"xxtxtxxx1S/xxstxxtxxx/sxxxxxSxxx/xxxx1xxsxx/xSxxx1xxxx/1sxxx1xxT1/xxxx1xxS1x/TxxxTx1xxx/xx2xx4/3xT1x3 l",   // 1 of 12
+	"xxtxtxxx1S/xxstxxtxxx/sxxxxxSxxx/xxxx1xxsxx/xSxxx1xxxx/1sxxx1xxT1/xxxx1xxS1x/TxxxTx1xxx/xx2xx4/3xT1x3 l",         // 1 of 12
 	"1xxxxtxSxx/xxs1xtxx1x/stxxxxxxxx/xxx1xxxxsx/txx1x1xxxx/1xxx1xxx1T/xSxTxxsxSx/x1xx1xxxxx/1xxTxxS1xx/xx1xxxxTxx l", // 1 of 11
 	"xxsx1xxxxx/Sxxxtstx1x/xxxxxxxx1x/x1xTxxxxxx/1xxxSxxxts/1xxxxxx1xx/xtxxxTxxTx/xSxxxxxxxx/Txxx1xSxxx/xxxxsxxxx1 d", // 1 of 4
-	"sxxx1txt1x/xxSxx1xSxx/1xxxx1xtxx/xxxxxxxxxx/xxsxxxxxxt/T1xxxxxxxT/xxx1xxxxTx/1sxxx1xxxx/xxTxxsx2x/1xSxSxx1xx d",   // 1 of 6
+	"sxxx1txt1x/xxSxx1xSxx/1xxxx1xtxx/xxxxxxxxxx/xxsxxxxxxt/T1xxxxxxxT/xxx1xxxxTx/1sxxx1xxxx/xxTxxsx2x/1xSxSxx1xx d",  // 1 of 6
 	"xxtx1tx3/xx2sx1xxx/STxxxxsx1x/xsx1xxx2x/x1xxxxxxx1/tx2x1xxt1/xsxxx1xx1x/TSx1xx1xSx/xxx2xxxST/xx1x1xxTxx d",       // 1 of 15
-	"xxTxxxxt1x/xxxx1xx1xx/xx1xx1xxxx/xx1sxxxxSx/txxxxx1xsx/x1sxxtxxxx/xxxxx1xx1x/xxxxxxxxSx/x2TxxxsST/1xtxxxTSxx d",   // 1 of 12
+	"xxTxxxxt1x/xxxx1xx1xx/xx1xx1xxxx/xx1sxxxxSx/txxxxx1xsx/x1sxxtxxxx/xxxxx1xx1x/xxxxxxxxSx/x2TxxxsST/1xtxxxTSxx d",  // 1 of 12
 	"1xsxxSx3/xxxt1xxxxx/xxxxxxtxtx/xxxxxSxxsx/1xtxxxx1xx/xssx1xxxx1/x1xx1xx2x/xxxSxxxxx1/xTx2xT1xT/xxTxxSxx1x l",     // 1 of 10
 	// Dark has only a Tank, almost boxed in on a10; b10 is reachable.
 	"t3T5/xx8/10/10/10/10/TS6S1/10/3S2S3/3T2T3 l",
@@ -173,10 +173,10 @@ var avoids = []string{
 	"x1xxxxxxxx/x1xtx1xts1/xxxxxxxSxx/x1xtsxxxxx/xxxxxxxxt1/T1xx1xxxxx/xxsxxxxTxx/Sxxxxxxxx1/xxSsxxxxTx/xxSxTxxxx1 l", // 2 of 3 lose
 	"xx1xxtx1x1/sxxtxxxxx1/xsxxxxxxxx/xtxxxxxT1x/TxxSxxxxtx/xxxxxxSxxx/xxxxxxxxsx/x1xSxTxxxx/xxxxsxSxxx/1T1x1xxxx1 l", // 2 of 3 lose
 	"tsxxxtxsxx/xxx1sxxxx1/S1xxxtxxxs/xxxxxxxx1x/x1xx1xxSxt/xxx1xxxTSx/x1x2xxxxx/1Tx1xxxSxx/2xx1xxxxT/1x1xx1x1xT d",   // 2 of 3 lose
-	"xstxttxxtx/xxxxsxxxx1/1xxxxxxxsx/xSxSxxSxxx/x1x1x1xx2/1xxxx1xx1x/xT1xxxxx1x/1xxxxx1xTx/xsSxx3xx/xxxxT1x1Tx d",     // 2 of 3 lose
+	"xstxttxxtx/xxxxsxxxx1/1xxxxxxxsx/xSxSxxSxxx/x1x1x1xx2/1xxxx1xx1x/xT1xxxxx1x/1xxxxx1xTx/xsSxx3xx/xxxxT1x1Tx d",    // 2 of 3 lose
 	"3xt1xxxx/xx1x1xx2t/2xxxxxx2/xtxxxxxx1x/xxxxxxts2/1ssSxxxxxx/T1xxxx1xxx/1sxxxxxxx1/xxSxTxSxxx/xxSxTxxxxT l",       // 2 of 3 lose
-	"xxsxtxxSxx/xxxxxxxtxx/xxxxxxxxx1/xsSxx2x1x/xtxxxxxxxx/t1xTxxTxxS/xxx1xxx1xx/1xSxsxxxxx/xxxxxxxxsx/x1xxT1xx1T d",   // 2 of 3 lose
-	"xx1x1txSxx/xxxxxxstxx/txxxxxxxxx/xx1xx1xx1x/xxxxxxxsxt/Txx1xxxxx1/xSxxxxsTxx/xSxsxxxxxT/xx1xx1xx1T/1xxxx1xSxx l",   // 3 of 4 lose
+	"xxsxtxxSxx/xxxxxxxtxx/xxxxxxxxx1/xsSxx2x1x/xtxxxxxxxx/t1xTxxTxxS/xxx1xxx1xx/1xSxsxxxxx/xxxxxxxxsx/x1xxT1xx1T d",  // 2 of 3 lose
+	"xx1x1txSxx/xxxxxxstxx/txxxxxxxxx/xx1xx1xx1x/xxxxxxxsxt/Txx1xxxxx1/xSxxxxsTxx/xSxsxxxxxT/xx1xx1xx1T/1xxxx1xSxx l", // 3 of 4 lose
 }
 
 func TestHardFindsTheWin(t *testing.T) {
