@@ -64,18 +64,66 @@ func evaluate(b *board, w *weights) int {
 		fl, fd = nl, nd
 	}
 
-	// Mobility: pieces that can move, and how freely.
-	score += w.mobile * (b.pos.Mobile(rules.Side0).Len() - b.pos.Mobile(rules.Side1).Len())
+	// Mobility: pieces that can move, and how freely. A Tank can move when
+	// a neighbour is empty; a Soldier when it reaches a landing square from
+	// which a grenade reaches an empty square that no Tank protects (with
+	// its start square empty by then).
+	prot := kingFill(b.pc[0][0].or(b.pc[1][0]), allSet)
 	for side := range 2 {
 		sign := 1 - 2*side
 		for t := b.pc[side][0]; !t.empty(); {
-			sq := t.pop()
-			score += sign * w.tankLib[kingFill(bitOf(sq), free).count()]
+			n := kingFill(bitOf(t.pop()), free).count()
+			score += sign * w.tankLib[n]
+			if n > 0 {
+				score += sign * w.mobile
+			}
 		}
 		for s := b.pc[side][1]; !s.empty(); {
-			sq := s.pop()
-			score += sign * w.soldierLib * min(queenFill(bitOf(sq), free).count(), w.soldierCap)
+			sq := bitOf(s.pop())
+			land := queenFill(sq, free)
+			score += sign * w.soldierLib * min(land.count(), w.soldierCap)
+			if soldierMobile(sq, land, free, prot) {
+				score += sign * w.mobile
+			}
 		}
 	}
 	return score
+}
+
+// soldierMobile reports whether the Soldier on sq, which reaches the
+// landing squares land, has a legal move: a grenade from some landing
+// square reaching an empty square outside prot (the squares next to a
+// Tank), with sq empty once the Soldier has left. Throwing from each
+// landing square in turn reaches the same squares as one fill from all of
+// them, since the other landing squares are empty while the Soldier stands
+// on one. From any landing square the grenade can fly back to sq, so only a
+// Soldier next to a Tank needs the fill.
+func soldierMobile(sq, land, free, prot set) bool {
+	if land.empty() {
+		return false
+	}
+	if sq.and(prot).empty() {
+		return true
+	}
+	return !queenFill(land, free.or(sq)).andNot(prot).empty()
+}
+
+// mobileCount returns the number of side's pieces that have a legal move,
+// as the evaluation counts them.
+func mobileCount(b *board, side int) int {
+	free := allSet.andNot(b.occupied())
+	prot := kingFill(b.pc[0][0].or(b.pc[1][0]), allSet)
+	n := 0
+	for t := b.pc[side][0]; !t.empty(); {
+		if !kingFill(bitOf(t.pop()), free).empty() {
+			n++
+		}
+	}
+	for s := b.pc[side][1]; !s.empty(); {
+		sq := bitOf(s.pop())
+		if soldierMobile(sq, queenFill(sq, free), free, prot) {
+			n++
+		}
+	}
+	return n
 }

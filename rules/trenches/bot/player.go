@@ -33,7 +33,7 @@ type config struct {
 var levels = map[bot.Level]config{
 	bot.Easy:   {maxDepth: 1, nodes: 4_000, noise: 150},
 	bot.Medium: {maxDepth: 2, rootWidth: 6, width: 6, nodes: 20_000, noise: 10},
-	bot.Hard:   {maxDepth: 8, rootWidth: 12, width: 6, nodes: 100_000, noise: 2},
+	bot.Hard:   {maxDepth: 8, rootWidth: 12, width: 6, nodes: 200_000, noise: 2},
 }
 
 // NodeBudget returns the node budget level l uses when Budget.Nodes is 0;

@@ -20,8 +20,8 @@ const proven = bot.Win - 1000
 // pollEvery is how many nodes pass between two calls of Budget.Stop.
 const pollEvery = 2048
 
-// ttBits is the log2 of the transposition table's size.
-const ttBits = 16
+// maxTTBits is the log2 of the largest transposition table's size.
+const maxTTBits = 18
 
 // Bounds of a stored score.
 const (
@@ -55,6 +55,7 @@ type searcher struct {
 	noise   uint64 // key of the seeded evaluation noise
 
 	tt      []ttEntry
+	mask    uint64 // len(tt) - 1
 	moves   [maxPly][]trenches.Move
 	ranked  [maxPly][]scored
 	killer  [maxPly]trenches.Move
@@ -71,7 +72,13 @@ func newSearcher(cfg config, w *weights, budget bot.Budget, seed int64) *searche
 		s.limit = budget.Nodes
 	}
 	s.noise = bot.NewRand(seed).Uint64() | 1
-	s.tt = make([]ttEntry, 1<<ttBits)
+	// About one entry per four nodes: a small search clears a small table.
+	n := 1 << 10
+	for n < 1<<maxTTBits && int64(n)*4 < s.limit {
+		n *= 2
+	}
+	s.tt = make([]ttEntry, n)
+	s.mask = uint64(n - 1)
 	return s
 }
 
@@ -123,7 +130,7 @@ func fromTT(v int32, ply int) int {
 }
 
 func (s *searcher) store(b *board, depth, ply, v, alpha, beta int, m trenches.Move) {
-	e := &s.tt[b.hash&(1<<ttBits-1)]
+	e := &s.tt[b.hash&s.mask]
 	if e.key == b.hash && int(e.depth) > depth {
 		return
 	}
@@ -159,7 +166,7 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 	}
 	alpha0 := alpha
 	var ttMove trenches.Move
-	e := &s.tt[b.hash&(1<<ttBits-1)]
+	e := &s.tt[b.hash&s.mask]
 	if e.key == b.hash {
 		ttMove = e.move
 		if ply > 0 && int(e.depth) >= depth {
