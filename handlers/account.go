@@ -43,9 +43,10 @@ type accountHandler struct {
 }
 
 func newAccountHandler(h accountHandler) *accountHandler {
-	// 5 reset requests from one client address per 10 minutes.
+	// Reset requests from one client address: bursts of 10, then one a
+	// minute.
 	h.resetIP = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: rate.Limit(5.0 / 600), Burst: 5, ExpiresIn: time.Hour})
+		Rate: rate.Limit(1.0 / 60), Burst: 10, ExpiresIn: time.Hour})
 	// 3 per e-mail address per hour.
 	h.resetAddr = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 		Rate: rate.Limit(3.0 / 3600), Burst: 3, ExpiresIn: 2 * time.Hour})
