@@ -166,17 +166,16 @@ func (h *adminHandler) user(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	action := c.Param("action")
+	if id == currentViewer(c).ID && action != "reset" {
+		return h.failed(c, db.Errorf(db.KindInvalid, "Not your own account: change it from your settings, or ask another admin."))
+	}
 	switch action {
 	case "suspend":
 		err = h.db.SuspendUser(ctx, id, h.now())
 	case "unsuspend":
 		err = h.db.UnsuspendUser(ctx, id)
 	case "delete":
-		if id == currentViewer(c).ID {
-			err = db.Errorf(db.KindInvalid, "Delete your own account from your settings, not here.")
-		} else {
-			err = h.db.DeleteAccount(ctx, id, h.now())
-		}
+		err = h.db.DeleteAccount(ctx, id, h.now())
 	case "reset":
 		r, err := h.db.ForcePasswordReset(ctx, id, h.now())
 		if err != nil {

@@ -209,7 +209,12 @@ func TestAdminActions(t *testing.T) {
 	if signedIn(carol) {
 		t.Fatal("the deleted carol is still signed in")
 	}
-	// The admin cannot delete themselves here.
-	admin.Post(fmt.Sprintf("/admin/users/%d/delete", mustUser(t, s, "alice")), nil)
-	admin.wantStatus(http.StatusBadRequest)
+	// The admin cannot suspend or delete themselves here.
+	for _, action := range []string{"suspend", "delete"} {
+		admin.Post(fmt.Sprintf("/admin/users/%d/%s", mustUser(t, s, "alice"), action), nil)
+		admin.wantStatus(http.StatusBadRequest)
+	}
+	if !signedIn(admin) {
+		t.Fatal("the admin locked themselves out")
+	}
 }
