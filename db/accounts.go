@@ -79,19 +79,16 @@ func findToken(ctx context.Context, q queryer, tok, purpose string, now time.Tim
 	return r, nil
 }
 
-// endSessions ends every session of userID (see EndSessions).
+// endSessions ends every session of userID at once, on every device, in
+// tx: each session carries the account's User.SessionGen from when it
+// started (handlers check it on every request), and this moves it on. It
+// is the one place that ends a user's sessions: a password reset (by the
+// player or forced by the admin), a suspension and a deletion call it.
 func endSessions(ctx context.Context, tx *Tx, userID int64) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ?`, userID); err != nil {
 		return fmt.Errorf("db: end sessions: %w", err)
 	}
 	return nil
-}
-
-// EndSessions ends every session of userID at once, on every device: each
-// session carries the account's User.SessionGen from when it started, and
-// this moves it on. Errors: KindNotFound for an unknown user.
-func (db *DB) EndSessions(ctx context.Context, userID int64) error {
-	return db.exec1(ctx, "end sessions", `UPDATE users SET session_gen = session_gen + 1 WHERE id = ?`, userID)
 }
 
 // PasswordReset is a reset link due to be mailed: the token goes into the

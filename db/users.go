@@ -20,7 +20,8 @@ type User struct {
 	SuspendedAt  time.Time // zero unless suspended: no sign-in, no session
 	DeletedAt    time.Time // zero unless deleted: Name is then a tombstone
 	// SessionGen is the generation of the account's sessions: a session
-	// started under another value has been ended (EndSessions).
+	// started under another value has been ended (a password reset, a
+	// suspension or a deletion moves it on).
 	SessionGen int64
 }
 

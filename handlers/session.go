@@ -37,7 +37,7 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 			u, err := a.db.UserByID(c.Request().Context(), id)
 			switch {
 			case err == nil && !sessionValid(s, u):
-				// Ended (EndSessions), suspended or deleted: a visitor.
+				// Ended (a reset), suspended or deleted: a visitor.
 			case err == nil:
 				ctx := c.Request().Context()
 				v = viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, Admin: u.Admin,
@@ -55,8 +55,8 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 
 // sessionValid reports whether session s, signed in as u, still holds:
 // the account is active (not suspended, not deleted) and the session was
-// started in the account's current session generation (see
-// db.DB.EndSessions; a session from before generations counts as 0).
+// started in the account's current session generation (db.User.SessionGen;
+// a session from before generations counts as 0).
 func sessionValid(s *sessions.Session, u db.User) bool {
 	gen, _ := s.Values["gen"].(int64)
 	return u.Active() && gen == u.SessionGen
