@@ -82,7 +82,7 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 	p.MoreUsers = len(users) == db.MaxUserList
 	for _, u := range users {
 		p.Users = append(p.Users, views.AdminUser{ID: u.ID, Name: u.Name, Href: "/players/" + url.PathEscape(u.Name),
-			Since: u.CreatedAt.Format("2 Jan 2006"), Admin: u.Admin, Suspended: u.Suspended(), Deleted: u.Deleted()})
+			Since: u.CreatedAt.Format("2 Jan 2006"), Admin: u.Admin, Suspended: u.Suspended(), Deleted: u.Deleted(), Self: u.ID == currentViewer(c).ID})
 	}
 	chs, err := h.db.AllOpenChallenges(ctx)
 	if err != nil {

@@ -95,6 +95,9 @@ func TestAdminActions(t *testing.T) {
 			t.Fatalf("the figure %s says %q, want %q", label, got, want)
 		}
 	}
+	if n := admin.Last.Find(`#users tr[data-user="alice"] form`).Length(); n != 0 {
+		t.Fatalf("the admin's own row has %d action buttons", n)
+	}
 	if n := admin.Last.Find("#challenges tr[data-challenge]").Length(); n != 2 {
 		t.Fatalf("%d open challenges listed, want 2", n)
 	}

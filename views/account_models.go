@@ -65,6 +65,7 @@ type AdminUser struct {
 	Admin     bool
 	Suspended bool
 	Deleted   bool
+	Self      bool // the admin's own account: no actions on it here
 }
 
 // AdminChallenge is one open challenge in the admin's list.
