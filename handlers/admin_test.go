@@ -3,12 +3,21 @@ package handlers_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/handlers"
 )
 
 // adminRow returns the admin page's row of player name.
@@ -219,5 +228,39 @@ func TestAdminActions(t *testing.T) {
 	}
 	if !signedIn(admin) {
 		t.Fatal("the admin locked themselves out")
+	}
+}
+
+// TestAdminShowsReplication: with a replica, the admin page says where it
+// goes and that it is in sync once it has caught up.
+func TestAdminShowsReplication(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	replica := "file://" + filepath.Join(dir, "replica")
+	store, err := db.OpenWith(ctx, filepath.Join(dir, "trench.db"), db.Options{Replica: replica,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	clk := &clock{now: time.Now()}
+	e, _, err := handlers.New(ctx, store, handlers.Config{BcryptCost: bcrypt.MinCost, Now: clk.Now,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(e)
+	defer ts.Close()
+	s := &server{t: t, URL: ts.URL, DB: store, Clock: clk}
+	admin := s.newClient(t)
+	admin.SignUp("alice")
+	if err := store.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	admin.Get("/admin")
+	admin.wantStatus(http.StatusOK)
+	if got := admin.text("#replication"); !strings.HasPrefix(got, "to "+replica+": in sync") {
+		t.Fatalf("the replication figure says %q", got)
 	}
 }
