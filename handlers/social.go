@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -70,8 +71,12 @@ func (h *gameHandler) socialLive(ctx context.Context, s gameScreen, userID int64
 	}
 	var last int64
 	for _, m := range msgs {
-		panel.Messages = append(panel.Messages, views.MessageLine{From: m.From.Name, Mine: m.From.ID == userID,
-			New: m.Unread && m.ToID == userID, Body: m.Body, When: m.CreatedAt.Format("2 Jan 15:04")})
+		line := views.MessageLine{From: m.From.Name, Mine: m.From.ID == userID,
+			New: m.Unread && m.ToID == userID, Body: m.Body, When: m.CreatedAt.Format("2 Jan 15:04")}
+		if m.ToID == userID {
+			line.ReportURL = fmt.Sprintf("/games/%d/messages/%d/report", g.ID, m.ID)
+		}
+		panel.Messages = append(panel.Messages, line)
 		last = m.ID
 	}
 	r, err := h.db.Rematch(ctx, g.MatchID)
@@ -196,6 +201,29 @@ func (h *socialHandler) send(c echo.Context) error {
 	}
 	_, err = h.db.SendMessage(c.Request().Context(), id, currentViewer(c).ID, c.FormValue("message"), h.now())
 	return h.answer(c, id, err, fmt.Sprintf("/games/%d#messages", id))
+}
+
+// report reports message :mid of game :id to the admin (only the player
+// it was sent to can) and answers with the game page and a confirmation.
+func (h *socialHandler) report(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	mid, err := strconv.ParseInt(c.Param("mid"), 10, 64)
+	if err != nil || mid <= 0 {
+		return db.Errorf(db.KindNotFound, "There is no such message.")
+	}
+	err = h.db.ReportMessage(c.Request().Context(), id, mid, currentViewer(c).ID, c.FormValue("reason"), h.now())
+	if err != nil {
+		return h.answer(c, id, err, "")
+	}
+	s, err := h.games.load(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Set("social", true)
+	return h.games.respond(c, http.StatusOK, s, "You reported the message; the server's admin will look at it.")
 }
 
 // rematch offers, accepts, declines or withdraws the rematch of game :id's

@@ -16,6 +16,10 @@ type Page struct {
 	TurnCount int    // games waiting for the user's move
 	CSRF      string // token for every form that changes something
 	Flash     string // a message shown once at the top
+	// Announcement is the server's announcement, shown on every page; ""
+	// for none.
+	Announcement string
+	Admin        bool // the user may use the admin pages
 }
 
 // SignedIn reports whether a user is signed in.
