@@ -74,6 +74,10 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/rematch/:action", social.rematch, requireUser)
 
 	site.GET("/archive", archive.archive)
+	competition := &competitionHandler{db: a.db, now: a.cfg.Now}
+	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
+	site.GET("/leaderboard/:game", competition.leaderboard)
+	site.GET("/players", competition.directory)
 	site.GET("/players/:name", archive.player)
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)

@@ -303,6 +303,7 @@ type PlayerPage struct {
 	ArchiveHref   string
 	ChallengeHref string
 	Ratings       []RatingRow
+	Charts        []RatingChart // rating history per game played rated
 }
 
 // Review is the review controls of a game page: the ply shown and links to
