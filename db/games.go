@@ -504,7 +504,7 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 		WHERE id = ? AND status = 'active'`, step.Winner, step.Totals[0], step.Totals[1], unix(now), m.ID); err != nil {
 		return fmt.Errorf("db: finish match: %w", err)
 	}
-	return nil
+	return tournamentMatchDone(ctx, tx, m.ID, step.Winner, now)
 }
 
 // ExpireGames ends on time every active game whose deadline is before now

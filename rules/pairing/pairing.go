@@ -21,10 +21,12 @@ const Bye int64 = 0
 
 // Entrant is a player in a tournament: ID is the account's id (> 0);
 // Rating (Glicko scale, higher is stronger) seeds a knockout and breaks
-// ties when ranking.
+// ties when ranking. A Withdrawn entrant keeps the results they had but
+// is paired no more.
 type Entrant struct {
-	ID     int64
-	Rating float64
+	ID        int64
+	Rating    float64
+	Withdrawn bool
 }
 
 // Pairing is one game of a round: Side0 and Side1 are entrants' ids;
@@ -237,16 +239,25 @@ const searchLimit = 200_000
 // no two entrants meet twice while that can be avoided and no entrant's
 // colour difference (Side0 games less Side1 games) goes beyond ±2. With an
 // odd number of entrants, the lowest-ranked entrant without a bye gets
-// one. When no pairing keeps every rule, repeats are allowed first, then
+// one; withdrawn entrants are left out. When no pairing keeps every rule, repeats are allowed first, then
 // the colour limit is dropped; a pairing is always returned.
 // The result lists the games from the top of the ranking down, the bye
-// last. Errors: ErrEntrants, ErrUnknown.
+// last. Errors: ErrEntrants (also when fewer than two entrants are left
+// to pair), ErrUnknown.
 func Swiss(entrants []Entrant, played []Game) ([]Pairing, error) {
 	recs, err := records(entrants, played)
 	if err != nil {
 		return nil, err
 	}
-	order := ranked(recs)
+	var order []*record
+	for _, r := range ranked(recs) {
+		if !r.Withdrawn {
+			order = append(order, r)
+		}
+	}
+	if len(order) < 2 {
+		return nil, ErrEntrants
+	}
 	for _, pass := range []struct{ repeats, colours bool }{{false, true}, {true, true}, {true, false}} {
 		if out, ok := swissPass(order, pass.repeats, pass.colours); ok {
 			return out, nil

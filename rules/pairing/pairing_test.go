@@ -399,7 +399,7 @@ func topTwo(es []Entrant) [2]int64 {
 //	Buchholz: 1 → 1+0.5+2.5 = 4, 2 → 2+0.5+2.5 = 5, 3 → 2+1+2.5 = 5.5, 4 → 0.5+2+1 = 3.5
 //	SB: 1 → 1+0.5 = 1.5, 2 → 0.5, 3 → 1.25, 4 → 0.25+2+1 = 3.25
 func TestStandingsTieBreaks(t *testing.T) {
-	es := []Entrant{{1, 1500}, {2, 1500}, {3, 1500}, {4, 1500}}
+	es := []Entrant{{ID: 1, Rating: 1500}, {ID: 2, Rating: 1500}, {ID: 3, Rating: 1500}, {ID: 4, Rating: 1500}}
 	games := []Game{
 		{1, Pairing{1, 2}, 1}, {1, Pairing{3, 4}, 0.5},
 		{2, Pairing{3, 1}, 0}, {2, Pairing{4, 2}, 1},
@@ -421,8 +421,29 @@ func TestStandingsTieBreaks(t *testing.T) {
 		}
 	}
 	// Level on points: Buchholz decides; level on everything: shared rank.
-	st, _ = Standings([]Entrant{{1, 1600}, {2, 1500}}, []Game{{1, Pairing{1, 2}, 0.5}})
+	st, _ = Standings([]Entrant{{ID: 1, Rating: 1600}, {ID: 2, Rating: 1500}}, []Game{{1, Pairing{1, 2}, 0.5}})
 	if st[0].Rank != 1 || st[1].Rank != 1 || st[0].ID != 1 {
 		t.Errorf("a drawn pair: %+v, want both ranked 1, the higher rating first", st)
+	}
+}
+
+// TestSwissLeavesWithdrawnOut: a withdrawn entrant keeps their points in
+// the standings but is never paired again.
+func TestSwissLeavesWithdrawnOut(t *testing.T) {
+	es := []Entrant{{ID: 1, Rating: 1600}, {ID: 2, Rating: 1500}, {ID: 3, Rating: 1400}, {ID: 4, Rating: 1300, Withdrawn: true}}
+	games := []Game{{1, Pairing{1, 2}, 1}, {1, Pairing{3, 4}, 0}}
+	round, err := Swiss(es, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRound(t, "round 2", round, []int64{1, 2, 3}, 1)
+	st, _ := Standings(es, games)
+	for _, s := range st {
+		if s.ID == 4 && s.Points != 1 {
+			t.Errorf("the withdrawn entrant's point is gone: %+v", s)
+		}
+	}
+	if _, err := Swiss([]Entrant{{ID: 1}, {ID: 2, Withdrawn: true}}, nil); !errors.Is(err, ErrEntrants) {
+		t.Errorf("one entrant left to pair: %v, want ErrEntrants", err)
 	}
 }
