@@ -216,6 +216,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			LastMove: lastClicks,
 		},
 	}
+	if t := s.match.Tournament; t.ID != 0 {
+		p.Tournament = fmt.Sprintf("%s · round %d", t.Name, t.Round)
+		p.TournamentHref = fmt.Sprintf("/tournaments/%d", t.ID)
+	}
 	res := shown.Result()
 	for i := range p.Players {
 		sd := rules.Side(i)

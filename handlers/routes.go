@@ -78,6 +78,12 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
 	site.GET("/leaderboard/:game", competition.leaderboard)
 	site.GET("/players", competition.directory)
+	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	site.GET("/tournaments", tournaments.list)
+	site.GET("/tournaments/new", tournaments.form, requireUser)
+	site.POST("/tournaments", tournaments.create, requireUser)
+	site.GET("/tournaments/:id", tournaments.show)
+	site.POST("/tournaments/:id/:action", tournaments.act, requireUser)
 	site.GET("/players/:name", archive.player)
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)

@@ -211,19 +211,23 @@ func (p Play) InLastMove(click string) bool {
 // GamePage is the page of one game.
 type GamePage struct {
 	Page
-	ID          int64
-	URL         string // "/games/12"
-	Heading     string // "TRENCH · Official match · Game 2"
-	Players     [2]Player
-	Bottom      rules.Side // the side drawn at the bottom (the viewer's)
-	Status      string
-	YourTurn    bool
-	Finished    bool
-	Clock       string
-	TimeControl string   // "3 days per move", "time bank: …"
-	Banks       string   // each side\'s time bank, for a time bank
-	Notices     []string // who is on vacation
-	Ply         int
+	ID      int64
+	URL     string // "/games/12"
+	Heading string // "TRENCH · Official match · Game 2"
+	// Tournament names the tournament and round of a tournament game
+	// ("Spring Swiss · round 2"), TournamentHref its page; "" otherwise.
+	Tournament     string
+	TournamentHref string
+	Players        [2]Player
+	Bottom         rules.Side // the side drawn at the bottom (the viewer's)
+	Status         string
+	YourTurn       bool
+	Finished       bool
+	Clock          string
+	TimeControl    string   // "3 days per move", "time bank: …"
+	Banks          string   // each side\'s time bank, for a time bank
+	Notices        []string // who is on vacation
+	Ply            int
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
 	Log              []LogLine
