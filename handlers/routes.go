@@ -65,6 +65,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/games/:id/live", games.live)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
+	site.POST("/games/:id/plan", games.plan, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
 

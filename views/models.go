@@ -252,6 +252,8 @@ type GamePage struct {
 	// Social says whether the game is rated and holds, for its players,
 	// the rematch offer and the messages.
 	Social *SocialPanel
+	// Plan is the viewer's own conditional moves (nil when not offered).
+	Plan *PlanPanel
 }
 
 // ArmisticeState is what the viewer may do about an armistice.

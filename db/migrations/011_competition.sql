@@ -1,5 +1,6 @@
 -- +goose Up
--- Correspondence tournaments: round robin, Swiss and knockout. Each
+-- Correspondence tournaments and conditional moves.
+-- Tournaments: round robin, Swiss and knockout. Each
 -- pairing is an ordinary match (matches.tournament_id); a bye has none.
 CREATE TABLE tournaments (
 	id             INTEGER PRIMARY KEY,
@@ -53,3 +54,16 @@ CREATE UNIQUE INDEX tournament_pairings_match ON tournament_pairings(match_id) W
 
 ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id);
 
+
+-- A player's plan of conditional moves in a game: lines of moves starting
+-- at base_ply (when the opponent is to move), the opponent's move and the
+-- reply alternating; a JSON array of arrays of moves. Only its author ever
+-- reads it.
+CREATE TABLE conditional_moves (
+	game_id    INTEGER NOT NULL REFERENCES games(id),
+	user_id    INTEGER NOT NULL REFERENCES users(id),
+	base_ply   INTEGER NOT NULL,
+	lines      TEXT NOT NULL,
+	updated_at INTEGER NOT NULL,
+	PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
