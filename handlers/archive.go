@@ -132,6 +132,9 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if p.Ratings, err = playerRatings(ctx, h.db, u.ID); err != nil {
 		return err
 	}
+	if p.Charts, err = ratingCharts(ctx, h.db, u.ID); err != nil {
+		return err
+	}
 	active, err := h.db.ActiveGames(ctx, u.ID)
 	if err != nil {
 		return err

@@ -84,6 +84,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/games/:id/live", games.live)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
+	site.POST("/games/:id/plan", games.plan, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
 
@@ -94,6 +95,16 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/rematch/:action", social.rematch, requireUser)
 
 	site.GET("/archive", archive.archive)
+	competition := &competitionHandler{db: a.db, now: a.cfg.Now}
+	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
+	site.GET("/leaderboard/:game", competition.leaderboard)
+	site.GET("/players", competition.directory)
+	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	site.GET("/tournaments", tournaments.list)
+	site.GET("/tournaments/new", tournaments.form, requireUser)
+	site.POST("/tournaments", tournaments.create, requireUser)
+	site.GET("/tournaments/:id", tournaments.show)
+	site.POST("/tournaments/:id/:action", tournaments.act, requireUser)
 	site.GET("/players/:name", archive.player)
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)

@@ -55,7 +55,7 @@ func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) e
 		if gr.Changed {
 			p.Players[i].Rating = ratingChangeText(gr.Change[i])
 		} else {
-			p.Players[i].Rating = ratingText(gr.Current[i].Rating)
+			p.Players[i].Rating = ratingText(gr.Current[i].Rating, gr.Current[i].RD)
 		}
 	}
 	return nil
@@ -133,9 +133,14 @@ func rematchState(s gameScreen, r db.Rematch, userID int64, rated bool) (*views.
 	return st, nil
 }
 
-// ratingText writes a rating as a whole number.
-func ratingText(r float64) string {
-	return fmt.Sprint(int(math.Round(r)))
+// ratingText writes a rating as a whole number, with "?" when it is
+// provisional (deviation rd above db.ProvisionalRD).
+func ratingText(r, rd float64) string {
+	s := fmt.Sprint(int(math.Round(r)))
+	if db.Provisional(rd) {
+		s += "?"
+	}
+	return s
 }
 
 // ratingChangeText writes a rating after a game with the change it made:
@@ -143,13 +148,17 @@ func ratingText(r float64) string {
 func ratingChangeText(c db.RatingChange) string {
 	after, before := int(math.Round(c.RatingAfter)), int(math.Round(c.RatingBefore))
 	d := after - before
+	mark := ""
+	if db.Provisional(c.RDAfter) {
+		mark = "?"
+	}
 	switch {
 	case d > 0:
-		return fmt.Sprintf("%d (+%d)", after, d)
+		return fmt.Sprintf("%d%s (+%d)", after, mark, d)
 	case d < 0:
-		return fmt.Sprintf("%d (−%d)", after, -d)
+		return fmt.Sprintf("%d%s (−%d)", after, mark, -d)
 	}
-	return fmt.Sprintf("%d (±0)", after)
+	return fmt.Sprintf("%d%s (±0)", after, mark)
 }
 
 // live answers the refresh of an open game page's social panel: 204 while
@@ -321,7 +330,8 @@ func playerRatings(ctx context.Context, store *db.DB, userID int64) ([]views.Rat
 		if e, ok := rules.Lookup(r.Game); ok {
 			title = e.Title()
 		}
-		out = append(out, views.RatingRow{Key: r.Game, Game: title, Rating: int(math.Round(r.Rating)), RD: int(math.Round(r.RD)), Games: r.Games})
+		out = append(out, views.RatingRow{Key: r.Game, Game: title, Rating: int(math.Round(r.Rating)), RD: int(math.Round(r.RD)), Games: r.Games,
+			Provisional: db.Provisional(r.RD)})
 	}
 	return out, nil
 }
