@@ -129,7 +129,7 @@ func (h *archiveHandler) player(c echo.Context) error {
 		}
 		p.Records = append(p.Records, views.PlayerRecordRow{Game: title, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
 	}
-	if p.Ratings, err = playerRatings(ctx, h.db, u.ID); err != nil {
+	if p.Ratings, err = playerRatings(ctx, h.db, u.ID, h.now()); err != nil {
 		return err
 	}
 	active, err := h.db.ActiveGames(ctx, u.ID)

@@ -45,7 +45,7 @@ func (h *gameHandler) social(c echo.Context, s gameScreen, p *views.GamePage) er
 // ratings puts each player's rating (or, once rated, its change) next to
 // their name.
 func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) error {
-	gr, err := h.db.GameRatings(c.Request().Context(), s.game)
+	gr, err := h.db.GameRatings(c.Request().Context(), s.game, h.now())
 	if err != nil {
 		return err
 	}
@@ -55,6 +55,7 @@ func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) e
 			p.Players[i].Rating = ratingChangeText(gr.Change[i])
 		} else {
 			p.Players[i].Rating = ratingText(gr.Current[i].Rating)
+			p.Players[i].RD = "± " + ratingText(gr.Current[i].RD)
 		}
 	}
 	return nil
@@ -175,7 +176,7 @@ func (h *socialHandler) live(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	gr, err := h.db.GameRatings(ctx, g)
+	gr, err := h.db.GameRatings(ctx, g, h.now())
 	if err != nil {
 		return err
 	}
@@ -282,8 +283,8 @@ func unreadRows(ctx context.Context, store *db.DB, userID int64) ([]views.Unread
 }
 
 // playerRatings lists userID's ratings for the profile.
-func playerRatings(ctx context.Context, store *db.DB, userID int64) ([]views.RatingRow, error) {
-	list, err := store.Ratings(ctx, userID)
+func playerRatings(ctx context.Context, store *db.DB, userID int64, now time.Time) ([]views.RatingRow, error) {
+	list, err := store.Ratings(ctx, userID, now)
 	if err != nil {
 		return nil, err
 	}

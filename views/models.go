@@ -121,6 +121,7 @@ type Player struct {
 	SideName string // "Black"
 	Score    string // "12 pts", "9 cards"
 	Rating   string // "1500"; "1662 (+162)" once a rated game has ended
+	RD       string // the rating's deviation now, "± 294"; "" once a rated game has ended
 	ToMove   bool
 	IsViewer bool
 }
