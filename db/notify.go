@@ -182,7 +182,8 @@ type Recipient struct {
 }
 
 // MoveNotice is a "your move" mail due: game Game waits for the
-// recipient's move at Game.Ply and they have not been mailed about it.
+// recipient's move, in the turn that began at Game.TurnPly, and they have
+// not been mailed about that turn.
 type MoveNotice struct {
 	To   Recipient
 	Game Game
@@ -190,14 +191,15 @@ type MoveNotice struct {
 
 // DueMoveNotices returns the "your move" mails due: for every player who
 // chose NotifyMove and has an address, each game waiting for their move
-// at a ply not yet recorded by ClaimMoveNotice.
+// in a turn not yet recorded by ClaimMoveNotice (one mail a turn, however
+// many moves the turn takes).
 func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, g.id
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
 		JOIN games g ON g.status = 'active'
 			AND ((g.to_move = 0 AND g.side0_id = s.user_id) OR (g.to_move = 1 AND g.side1_id = s.user_id))
 		WHERE s.mode = 'move' AND s.email <> ''
-			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id AND n.game_id = g.id AND n.ply = g.ply)
+			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id AND n.game_id = g.id AND n.ply >= g.turn_ply)
 		ORDER BY s.user_id, g.id`)
 	if err != nil {
 		return nil, fmt.Errorf("db: due notices: %w", err)
@@ -233,12 +235,13 @@ func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 	return out, nil
 }
 
-// ClaimMoveNotice records that userID is mailed about gameID at ply, before
-// the mail is sent. It reports false, recording nothing, when that mail is
-// already recorded (by another run) or the game no longer waits for
-// userID's move at ply: the caller then must not send it. A recorded mail
-// is never due again, so a failure after this call loses the mail rather
-// than ever sending it twice.
+// ClaimMoveNotice records that userID is mailed about their turn in
+// gameID, as it stands at ply, before the mail is sent. It reports false,
+// recording nothing, when a mail about that turn is already recorded (by
+// another run) or the game is no longer at ply waiting for userID: the
+// caller then must not send it. A recorded mail is never due again, so a
+// failure after this call loses the mail rather than ever sending it
+// twice.
 func (db *DB) ClaimMoveNotice(ctx context.Context, userID, gameID int64, ply int, now time.Time) (bool, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -246,7 +249,8 @@ func (db *DB) ClaimMoveNotice(ctx context.Context, userID, gameID int64, ply int
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, game_id, ply, sent_at)
-		SELECT ?1, g.id, g.ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
+		SELECT ?1, g.id, g.turn_ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
+			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = ?1 AND n.game_id = g.id AND n.ply >= g.turn_ply)
 		ON CONFLICT (user_id, game_id, ply) DO NOTHING`, userID, gameID, ply, unix(now))
 	if err != nil {
 		return false, fmt.Errorf("db: record notice: %w", err)

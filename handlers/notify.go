@@ -335,7 +335,8 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		host = bu.Hostname()
 	}
 	// Entry ids are tag: URIs (RFC 4151) dated by the game's creation:
-	// one per game and ply waiting for the move, one per finished game.
+	// one per game and turn waiting for the move (named by the ply the
+	// turn began at), one per finished game.
 	tag := func(g db.Game, rest string) string {
 		return fmt.Sprintf("tag:%s,%s:games/%d/%s", host, g.CreatedAt.Format(time.DateOnly), g.ID, rest)
 	}
@@ -358,7 +359,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 			return err
 		}
 		add(views.FeedEntry{
-			ID:    tag(g, "ply/"+strconv.Itoa(g.Ply)),
+			ID:    tag(g, "ply/"+strconv.Itoa(g.TurnPly)),
 			Title: "Your move: " + r.Title + " against " + r.Opponent,
 			Link:  base + r.Href,
 			Summary: fmt.Sprintf("It is your move against %s. Your time runs out on %s.", r.Opponent,

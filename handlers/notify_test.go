@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"mime"
 	"mime/quotedprintable"
 	"net"
@@ -594,5 +595,74 @@ func TestConcurrentRunsSendOnce(t *testing.T) {
 	wg.Wait()
 	if sent[0]+sent[1] != 1 || len(sink.Mails()) != 1 {
 		t.Fatalf("two runs sent %v, %d delivered; want 1 in all", sent, len(sink.Mails()))
+	}
+}
+
+// TestCardTurnMailedOnce: in the card game a turn is several moves by the
+// same player (an attack, then refills); the "your move" mail goes out
+// once, when the turn passes to the player, never after a step of their
+// own turn, and the feed's entry keeps its id for the whole turn.
+func TestCardTurnMailedOnce(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	setNotify(t, a, "alice@example.org", "move")
+	setNotify(t, b, "bob@example.org", "move")
+	aliceFeed, bobFeed := feedURL(t, a), feedURL(t, b)
+	w := newLeakWatch(t, s)
+	id := cardsChallenge(t, w, a, b, "short")
+	mailsTo := func(addr string) int {
+		n := 0
+		for _, m := range sink.Mails() {
+			if m.To[0] == addr {
+				n++
+			}
+		}
+		return n
+	}
+	entryID := func(feed string) string {
+		_, f := getFeed(t, feed)
+		if len(f.Entries) != 1 {
+			t.Fatalf("%s lists %d entries, want the one game", feed, len(f.Entries))
+		}
+		return f.Entries[0].ID
+	}
+	rng := rand.New(rand.NewPCG(5, 21))
+	turns := map[string]int{}    // turns that passed to each player
+	ids := map[string]bool{}     // feed entry ids seen
+	var lastMover, lastID string // the player to move and their feed entry's id
+	steps := 0                   // moves made within a turn, after its first
+	for ply := 0; ply < 40; ply++ {
+		p, _ := whoMoves(t, s, id, a, b)
+		if p == nil {
+			break
+		}
+		addr, feed := p.Name+"@example.org", aliceFeed
+		if p == b {
+			feed = bobFeed
+		}
+		runMailJob(t, s)
+		entry := entryID(feed)
+		if p.Name != lastMover {
+			turns[addr]++
+			if ids[entry] {
+				t.Fatalf("ply %d: a new turn of %s reuses the feed entry id %s", ply, p.Name, entry)
+			}
+			ids[entry] = true
+		} else {
+			steps++
+			if entry != lastID {
+				t.Fatalf("ply %d: %s's feed entry changed id within one turn: %s → %s", ply, p.Name, lastID, entry)
+			}
+		}
+		if got := mailsTo(addr); got != turns[addr] {
+			t.Fatalf("ply %d: %d mails to %s for %d turns", ply, got, addr, turns[addr])
+		}
+		lastMover, lastID = p.Name, entry
+		w.cardsClickMove(p, rng)
+		p.wantStatus(http.StatusOK)
+	}
+	if steps == 0 || turns["alice@example.org"] < 3 || turns["bob@example.org"] < 3 {
+		t.Fatalf("the test saw %d steps within turns and turns %v: too few to tell", steps, turns)
 	}
 }
