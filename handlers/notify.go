@@ -12,9 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 	"github.com/wneessen/go-mail"
+	"golang.org/x/net/idna"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/views"
@@ -274,11 +276,10 @@ func (h *notifyHandler) saveNotify(c echo.Context) error {
 		if len(raw) > db.MaxEmailLength {
 			return fail(fmt.Sprintf("An e-mail address can be at most %d characters long.", db.MaxEmailLength))
 		}
-		addr, err := netmail.ParseAddress(raw)
-		if err != nil {
-			return fail("That is not an e-mail address; write it as name@example.org.")
+		var msg string
+		if email, msg = parseEmail(raw); msg != "" {
+			return fail(msg)
 		}
-		email = addr.Address
 	}
 	switch {
 	case !mode.Valid():
@@ -293,6 +294,67 @@ func (h *notifyHandler) saveNotify(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?notify=1#notifications")
+}
+
+// atext is what RFC 5322 allows unquoted in the part of an address
+// before the @, besides letters, digits and dots.
+const atext = "!#$%&'*+-/=?^_`{|}~"
+
+// parseEmail reads an e-mail address typed into the settings form, alone
+// or as "Name <address>", and returns the address to store: exactly as
+// typed, except that a domain outside ASCII is converted to its ASCII
+// form (IDNA), so that any mail server takes it. It returns a message for
+// the player instead when the text is no address, when the part before
+// the @ needs quotes (net/mail would store another address than the one
+// typed) or is not ASCII (a mail server without SMTPUTF8 refuses it), or
+// when the domain is no domain name.
+func parseEmail(raw string) (string, string) {
+	addr, err := netmail.ParseAddress(raw)
+	if err != nil {
+		return "", "That is not an e-mail address; write it as name@example.org."
+	}
+	spec := raw
+	if i := strings.LastIndexByte(raw, '<'); i >= 0 && strings.HasSuffix(raw, ">") {
+		spec = raw[i+1 : len(raw)-1]
+	}
+	at := strings.LastIndexByte(spec, '@')
+	if at < 0 {
+		return "", "That is not an e-mail address; write it as name@example.org."
+	}
+	local, domain := spec[:at], spec[at+1:]
+	if strings.ContainsAny(local, `"\ `) {
+		return "", "Write the address without quotes (name@example.org): addresses that need them are not accepted here."
+	}
+	for _, r := range local {
+		if r > unicode.MaxASCII {
+			return "", "Only ASCII letters, digits and . " + strings.Join(strings.Split(atext, ""), " ") +
+				" can come before the @: not every mail server takes other letters there."
+		}
+	}
+	if strings.HasPrefix(domain, "[") {
+		return "", "Give the address with a domain name (name@example.org), not a server's IP address."
+	}
+	ascii, err := idna.Lookup.ToASCII(domain)
+	if err != nil || !strings.Contains(ascii, ".") {
+		return "", fmt.Sprintf("%q is not a domain name; write the address as name@example.org.", domain)
+	}
+	if isASCII(domain) {
+		ascii = domain // kept as typed (IDNA would lower its case)
+	}
+	email := local + "@" + ascii
+	if addr.Address != local+"@"+domain || len(email) > db.MaxEmailLength {
+		return "", "That is not an e-mail address; write it as name@example.org."
+	}
+	return email, ""
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
 }
 
 // regenerateFeed gives the user a new feed address; the old one answers

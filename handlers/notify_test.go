@@ -666,3 +666,61 @@ func TestCardTurnMailedOnce(t *testing.T) {
 		t.Fatalf("the test saw %d steps within turns and turns %v: too few to tell", steps, turns)
 	}
 }
+
+// TestEmailStoredAsTyped: a valid address is stored exactly as typed (its
+// domain converted to ASCII when it is not), the settings form accepts
+// what it shows, and addresses that would be changed or could not be sent
+// to a plain mail server are refused with a message, changing nothing.
+func TestEmailStoredAsTyped(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	uid := mustUser(t, s, "bob")
+	ctx := context.Background()
+	form := `form[action="/settings/notifications"]`
+	for _, tc := range []struct{ email, msg string }{
+		{`"john doe"@example.org`, "Write the address without quotes"},
+		{`" fred"@example.org`, "Write the address without quotes"},
+		{`"fred"@example.org`, "Write the address without quotes"},
+		{`jöhn@example.org`, "Only ASCII letters, digits and . ! # $ % & ' * + - / = ? ^ _ ` { | } ~ can come before the @"},
+		{`john@[192.0.2.1]`, "Give the address with a domain name"},
+		{`john@exa_mple.org`, "is not a domain name"},
+	} {
+		b.Get("/settings")
+		b.Submit(b.Last.Find(form), url.Values{"email": {tc.email}, "mode": {"move"}})
+		b.wantStatus(http.StatusBadRequest)
+		if msg := b.text(`#notifications .flash[role="alert"]`); !strings.Contains(msg, tc.msg) {
+			t.Errorf("%s: message %q, want %q", tc.email, msg, tc.msg)
+		}
+		if got, _ := s.DB.NotifySettings(ctx, uid); got.Email != "" {
+			t.Fatalf("%s was stored as %q", tc.email, got.Email)
+		}
+	}
+	for _, tc := range []struct{ typed, stored string }{
+		{"John.Doe+trench@Example.ORG", "John.Doe+trench@Example.ORG"},
+		{"Bob <bob@example.org>", "bob@example.org"},
+		{"bob@exämple.org", "bob@xn--exmple-cua.org"},
+	} {
+		setNotify(t, b, tc.typed, "move")
+		got, _ := s.DB.NotifySettings(ctx, uid)
+		shown := attr(t, b, `input[name="email"]`, "value")
+		if got.Email != tc.stored || shown != tc.stored {
+			t.Fatalf("%s: stored %q and shown %q, want %q", tc.typed, got.Email, shown, tc.stored)
+		}
+		// The form as shown is accepted and stores the same.
+		b.Submit(b.Last.Find(form), url.Values{"email": {shown}, "mode": {"move"}})
+		b.wantStatus(http.StatusOK)
+		if again, _ := s.DB.NotifySettings(ctx, uid); again.Email != tc.stored {
+			t.Fatalf("saving the form as shown changed %q to %q", tc.stored, again.Email)
+		}
+	}
+	// The mail goes to the ASCII form of the address.
+	id := challenge(t, a, b, "trench", "single", "0")
+	clickMove(t, a, id, func(int) int { return 0 })
+	if n := runMailJob(t, s); n != 1 {
+		t.Fatalf("%d mails sent, want 1", n)
+	}
+	if m := sink.Mails(); len(m) != 1 || len(m[0].To) != 1 || m[0].To[0] != "bob@xn--exmple-cua.org" {
+		t.Fatalf("mails %+v, want one to bob@xn--exmple-cua.org", m)
+	}
+}
