@@ -37,6 +37,24 @@ type NotifySettings struct {
 	Email     string
 	Mode      NotifyMode
 	FeedToken string
+	// FailedAt and Failure are when the last mail to Email was refused
+	// and the mail server's answer; zero and "" when none was.
+	FailedAt time.Time
+	Failure  string
+}
+
+// notifyColumns are the columns scanNotify reads.
+const notifyColumns = `email, mode, feed_token, CASE WHEN failed_email = email THEN failed_at ELSE 0 END,
+	CASE WHEN failed_email = email THEN failure ELSE '' END`
+
+func scanNotify(row *sql.Row) (NotifySettings, error) {
+	var s NotifySettings
+	var failed int64
+	err := row.Scan(&s.Email, &s.Mode, &s.FeedToken, &failed, &s.Failure)
+	if failed != 0 {
+		s.FailedAt = fromUnix(failed)
+	}
+	return s, err
 }
 
 // feedTokenBytes is the feed token's size: 128 random bits.
@@ -75,9 +93,7 @@ func isForeignKey(err error) bool {
 // mail, a new feed token) on first use. Errors: KindNotFound for an
 // unknown user.
 func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings, error) {
-	var s NotifySettings
-	err := db.read.QueryRowContext(ctx, `SELECT email, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
-		Scan(&s.Email, &s.Mode, &s.FeedToken)
+	s, err := scanNotify(db.read.QueryRowContext(ctx, `SELECT `+notifyColumns+` FROM notify_settings WHERE user_id = ?`, userID))
 	if err == nil {
 		return s, nil
 	}
@@ -92,8 +108,7 @@ func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings,
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return s, err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT email, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
-		Scan(&s.Email, &s.Mode, &s.FeedToken); err != nil {
+	if s, err = scanNotify(tx.QueryRowContext(ctx, `SELECT `+notifyColumns+` FROM notify_settings WHERE user_id = ?`, userID)); err != nil {
 		return s, fmt.Errorf("db: notify settings: %w", err)
 	}
 	return s, tx.Commit()
@@ -123,6 +138,22 @@ func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode No
 	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email = ?, mode = ? WHERE user_id = ?`,
 		email, string(mode), userID); err != nil {
 		return fmt.Errorf("db: set notify: %w", err)
+	}
+	return tx.Commit()
+}
+
+// RecordMailFailure records that the mail server refused a mail to
+// userID at email at now, answering reason; NotifySettings shows the last
+// one while email is their address.
+func (db *DB) RecordMailFailure(ctx context.Context, userID int64, email, reason string, now time.Time) error {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET failed_email = ?, failed_at = ?, failure = ? WHERE user_id = ?`,
+		email, unix(now), reason, userID); err != nil {
+		return fmt.Errorf("db: record mail failure: %w", err)
 	}
 	return tx.Commit()
 }

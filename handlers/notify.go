@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -85,8 +86,11 @@ func (s SMTPConfig) client() (*mail.Client, error) {
 // mail is lost, never repeated (recording after sending would repeat it
 // whenever the process stopped between the two). To lose as little as
 // possible, nothing is recorded until a connection to the mail server is
-// open, and the run stops at the first failed send so that the mails after
-// it stay due for the next run.
+// open. A mail the mail server refuses (it answers 4xx or 5xx) is logged
+// and recorded for its recipient (RecordMailFailure, shown on their
+// settings page), and the run goes on with the others; when the
+// connection itself fails the run stops, so that the mails after it stay
+// due for the next run.
 func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	cfg := a.cfg.SMTP
 	if cfg.Addr == "" {
@@ -122,7 +126,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	}()
 	base := strings.TrimRight(a.cfg.BaseURL, "/")
 	sent := 0
-	send := func(claim func() (bool, error), compose func() (*mail.Msg, error), what string) error {
+	send := func(to db.Recipient, claim func() (bool, error), compose func() (*mail.Msg, error), what string) error {
 		ok, err := claim()
 		if err != nil || !ok {
 			return err
@@ -133,13 +137,19 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 			return nil
 		}
 		if err := client.SendWithSMTPClient(conn, msg); err != nil {
-			return fmt.Errorf("mail: send %s: %w", what, err)
+			var se *mail.SendError
+			if !errors.As(err, &se) || se.ErrorCode() == 0 {
+				return fmt.Errorf("mail: send %s: %w", what, err)
+			}
+			reason := smtpReason(se)
+			a.log.Error("mail: refused", "what", what, "to", to.Email, "answer", reason)
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, reason, now)
 		}
 		sent++
 		return nil
 	}
 	for _, n := range notices {
-		err := send(func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
+		err := send(n.To, func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
 			func() (*mail.Msg, error) { return a.moveMail(n, base, now) },
 			fmt.Sprintf("move notice to %s for game %d at ply %d", n.To.Name, n.Game.ID, n.Game.Ply))
 		if err != nil {
@@ -147,7 +157,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		}
 	}
 	for _, d := range digests {
-		err := send(func() (bool, error) { return a.db.ClaimDigest(ctx, d.To.UserID, len(d.Games), now) },
+		err := send(d.To, func() (bool, error) { return a.db.ClaimDigest(ctx, d.To.UserID, len(d.Games), now) },
 			func() (*mail.Msg, error) { return a.digestMail(d, base, now) },
 			fmt.Sprintf("digest to %s for %s", d.To.Name, db.DigestDay(now)))
 		if err != nil {
@@ -155,6 +165,36 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		}
 	}
 	return sent, nil
+}
+
+// smtpReason is the mail server's answer in a refusal, e.g. "553 5.1.3
+// mailbox name not allowed" (go-mail's error also names the command, the
+// recipients and the message).
+func smtpReason(se *mail.SendError) string {
+	text := strings.TrimPrefix(se.Error(), se.Reason.String()+": ")
+	for _, tail := range []string{", affected recipient(s): ", ", affected message ID: "} {
+		text, _, _ = strings.Cut(text, tail)
+	}
+	if code, msg, ok := strings.Cut(text, " "); ok && len(code) == 3 {
+		if unq, err := strconv.Unquote(msg); err == nil {
+			text = code + " " + unq
+		}
+	}
+	return text
+}
+
+// mailDomain is the domain the server's Message-IDs end in: the
+// sender's, or else the base URL's host.
+func (a *App) mailDomain() string {
+	if addr, err := netmail.ParseAddress(a.cfg.SMTP.From); err == nil {
+		if _, domain, ok := strings.Cut(addr.Address, "@"); ok && domain != "" {
+			return domain
+		}
+	}
+	if u, err := url.Parse(a.cfg.BaseURL); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "localhost"
 }
 
 // newMail starts a plain-text message from the configured sender to r.
@@ -168,7 +208,7 @@ func (a *App) newMail(r db.Recipient, subject, body string, now time.Time) (*mai
 	}
 	m.Subject(subject)
 	m.SetDateWithValue(now)
-	m.SetMessageID()
+	m.SetMessageIDWithValue(rand.Text() + "@" + a.mailDomain())
 	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	m.SetBodyString(mail.TypeTextPlain, body)
 	return m, nil
@@ -258,6 +298,10 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 		p.FeedNew = c.QueryParam("feed") == "new"
 	}
 	p.MailOff = !h.mailOn()
+	if s.Failure != "" {
+		p.MailFailure = fmt.Sprintf("The last mail to %s could not be delivered (%s): the mail server answered %s.",
+			s.Email, s.FailedAt.UTC().Format("2 January 2006 15:04 UTC"), s.Failure)
+	}
 	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"
 	return render(c, status, views.SettingsView(p), nil)
 }

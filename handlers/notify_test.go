@@ -27,10 +27,11 @@ import (
 
 // delivered is one message the test mail server accepted.
 type delivered struct {
-	From    string
-	To      []string
-	Subject string
-	Body    string // decoded
+	From      string
+	To        []string
+	Subject   string
+	MessageID string
+	Body      string // decoded
 }
 
 // mailSink is a real SMTP server on 127.0.0.1:0 that keeps what it gets.
@@ -44,7 +45,19 @@ type mailSink struct {
 	got      []delivered
 	down     bool
 	failData int
+	refuse   map[string]bool // recipients refused with a 553
 	gate     *sync.WaitGroup
+}
+
+// RefuseRcpt makes the server refuse addr as a recipient (553), as a
+// strict server refuses an address it cannot take.
+func (m *mailSink) RefuseRcpt(addr string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse == nil {
+		m.refuse = map[string]bool{}
+	}
+	m.refuse[addr] = true
 }
 
 func (m *mailSink) SetDown(down bool) {
@@ -125,6 +138,12 @@ func (s *sinkSession) Mail(from string, _ *smtp.MailOptions) error {
 	return nil
 }
 func (s *sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.sink.mu.Lock()
+	refused := s.sink.refuse[to]
+	s.sink.mu.Unlock()
+	if refused {
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 1, 3}, Message: "mailbox name not allowed"}
+	}
 	s.to = append(s.to, to)
 	return nil
 }
@@ -159,7 +178,7 @@ func (s *sinkSession) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
 	s.sink.got = append(s.sink.got, delivered{From: s.from, To: append([]string(nil), s.to...), Subject: subject,
-		Body: strings.ReplaceAll(string(text), "\r\n", "\n")})
+		MessageID: msg.Header.Get("Message-ID"), Body: strings.ReplaceAll(string(text), "\r\n", "\n")})
 	return nil
 }
 
@@ -566,8 +585,8 @@ func TestRefusedMailIsNotRepeated(t *testing.T) {
 	s := startMailServer(t, "", nil, sink.Addr)
 	bobsTurn(t, s)
 	sink.FailData(1)
-	if n, err := s.App.SendNotifications(context.Background()); err == nil || n != 0 {
-		t.Fatalf("with the message refused: %d sent, error %v; want 0 and an error", n, err)
+	if n := runMailJob(t, s); n != 0 {
+		t.Fatalf("with the message refused: %d sent, want 0", n)
 	}
 	if n := runMailJob(t, s); n != 0 || len(sink.Mails()) != 0 {
 		t.Fatalf("the refused mail was tried again: %d sent, %d delivered", n, len(sink.Mails()))
@@ -722,5 +741,52 @@ func TestEmailStoredAsTyped(t *testing.T) {
 	}
 	if m := sink.Mails(); len(m) != 1 || len(m[0].To) != 1 || m[0].To[0] != "bob@xn--exmple-cua.org" {
 		t.Fatalf("mails %+v, want one to bob@xn--exmple-cua.org", m)
+	}
+}
+
+// TestFailedRecipientDoesNotStopTheRun: a mail the mail server refuses is
+// recorded as failed and the run goes on with the others; the player sees
+// the failure (when and why) on their settings page. Every mail names
+// the sender's domain in its Message-ID.
+func TestFailedRecipientDoesNotStopTheRun(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	c := s.newClient(t)
+	c.SignUp("carol")
+	setNotify(t, b, "fred@example.org", "move")
+	setNotify(t, c, "carol@example.org", "move")
+	for _, opp := range []*client{b, c} {
+		id := challenge(t, a, opp, "trench", "single", "0")
+		clickMove(t, a, id, func(int) int { return 0 })
+		a.wantStatus(http.StatusOK)
+	}
+	sink.RefuseRcpt("fred@example.org")
+	if n := runMailJob(t, s); n != 1 {
+		t.Fatalf("the run sent %d mails, want carol's", n)
+	}
+	mails := sink.Mails()
+	if len(mails) != 1 || mails[0].To[0] != "carol@example.org" {
+		t.Fatalf("delivered %+v, want one mail to carol", mails)
+	}
+	if id := mails[0].MessageID; !strings.HasPrefix(id, "<") || !strings.HasSuffix(id, "@example.org>") {
+		t.Fatalf("Message-ID %q, want <…@example.org>", id)
+	}
+	b.Get("/settings")
+	want := "The last mail to fred@example.org could not be delivered (1 March 2026 12:00 UTC): the mail server answered 553 5.1.3 mailbox name not allowed"
+	if got := b.text("#mail-failure"); !strings.Contains(got, want) {
+		t.Fatalf("bob's settings say %q, want %q", got, want)
+	}
+	c.Get("/settings")
+	if c.Last.Find("#mail-failure").Length() != 0 {
+		t.Fatal("carol's settings show a failure")
+	}
+	// The failure is about that address: a new one starts clean.
+	setNotify(t, b, "bob@example.org", "move")
+	if b.Last.Find("#mail-failure").Length() != 0 {
+		t.Fatal("the failure of the old address is shown with the new one")
+	}
+	if n := runMailJob(t, s); n != 0 {
+		t.Fatalf("the failed mail was sent again (%d)", n)
 	}
 }

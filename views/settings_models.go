@@ -10,6 +10,9 @@ type SettingsPage struct {
 	MailOff     bool     // this server sends no e-mail
 	NotifyError string
 	NotifyDone  bool
+	// MailFailure says when and why the last mail to the stored address
+	// was refused; "" when none was.
+	MailFailure string
 	// The feed.
 	FeedURL string // absolute; the token in it is the credential
 	FeedNew bool   // just regenerated

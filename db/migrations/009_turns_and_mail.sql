@@ -6,3 +6,9 @@
 ALTER TABLE games ADD COLUMN turn_ply INTEGER NOT NULL DEFAULT 0;
 UPDATE games SET turn_ply = COALESCE((SELECT MAX(m.ply) FROM moves m
 	WHERE m.game_id = games.id AND m.side <> games.to_move), 0) WHERE status = 'active';
+
+-- The last mail to a player's address that the mail server refused: the
+-- address it was for, when, and the server's answer.
+ALTER TABLE notify_settings ADD COLUMN failed_email TEXT NOT NULL DEFAULT '';
+ALTER TABLE notify_settings ADD COLUMN failed_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE notify_settings ADD COLUMN failure TEXT NOT NULL DEFAULT '';
