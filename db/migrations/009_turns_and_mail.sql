@@ -12,3 +12,8 @@ UPDATE games SET turn_ply = COALESCE((SELECT MAX(m.ply) FROM moves m
 ALTER TABLE notify_settings ADD COLUMN failed_email TEXT NOT NULL DEFAULT '';
 ALTER TABLE notify_settings ADD COLUMN failed_at INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE notify_settings ADD COLUMN failure TEXT NOT NULL DEFAULT '';
+
+-- Vacations are charged to the years their days fall in, reckoned from
+-- the vacations themselves: the per-year total kept on users goes.
+ALTER TABLE users DROP COLUMN vacation_year;
+ALTER TABLE users DROP COLUMN vacation_used_s;
