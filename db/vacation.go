@@ -17,7 +17,9 @@ func (db *DB) SetVacationDays(days int) {
 	db.vacationDays = max(days, 0)
 }
 
-func (db *DB) vacationAllowance() time.Duration {
+// VacationAllowance is every player's yearly vacation allowance; 0 when
+// vacations are off.
+func (db *DB) VacationAllowance() time.Duration {
 	return time.Duration(db.vacationDays) * 24 * time.Hour
 }
 
@@ -189,7 +191,7 @@ func (db *DB) vacationStatus(ctx context.Context, tx queryer, userID int64, now 
 	if err != nil {
 		return VacationStatus{}, err
 	}
-	st := VacationStatus{Allowance: db.vacationAllowance(), Left: max(db.vacationAllowance()-chargedTo(others, now.UTC().Year()), 0)}
+	st := VacationStatus{Allowance: db.VacationAllowance(), Left: max(db.VacationAllowance()-chargedTo(others, now.UTC().Year()), 0)}
 	if v != nil {
 		st.On, st.Auto, st.Since, st.EndsBy = true, v.Auto, v.Start, v.End
 	}
@@ -198,7 +200,8 @@ func (db *DB) vacationStatus(ctx context.Context, tx queryer, userID int64, now 
 
 // StartVacation stops userID's clocks in every game from now until they
 // end the vacation or their yearly allowance runs out. Errors:
-// KindConflict when already on vacation or no allowance is left.
+// KindConflict when vacations are off, when already on vacation or when
+// no allowance is left.
 func (db *DB) StartVacation(ctx context.Context, userID int64, now time.Time) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -222,6 +225,8 @@ func (db *DB) startVacation(ctx context.Context, tx execer, userID int64, start,
 		return err
 	}
 	switch {
+	case st.Allowance == 0:
+		return Errorf(KindConflict, "Vacations are off on this server.")
 	case st.On:
 		return Errorf(KindConflict, "You are already on vacation.")
 	case st.Left <= 0:
@@ -232,7 +237,7 @@ func (db *DB) startVacation(ctx context.Context, tx execer, userID int64, start,
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO vacations (user_id, started_at, ends_by, auto) VALUES (?, ?, ?, ?)`,
-		userID, unix(start), unix(endsBy(vs, start, db.vacationAllowance())), auto); err != nil {
+		userID, unix(start), unix(endsBy(vs, start, db.VacationAllowance())), auto); err != nil {
 		return fmt.Errorf("db: start vacation: %w", err)
 	}
 	return refreshDeadlines(ctx, tx, userID, now)

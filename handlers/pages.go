@@ -38,7 +38,7 @@ func (h *pageHandler) home(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	now := h.now()
-	d := views.Dashboard{Page: pageOf(c, "Your games")}
+	d := views.Dashboard{Page: pageOf(c, "Your games"), VacationsOn: h.db.VacationAllowance() > 0}
 	active, err := h.db.ActiveGames(ctx, v.ID)
 	if err != nil {
 		return err

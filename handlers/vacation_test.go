@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trench-games/trench/handlers"
 )
 
 // TestVacationThroughTheBrowser: a player starts a vacation, the
@@ -83,5 +85,30 @@ func TestTimeBankChallenge(t *testing.T) {
 	a.wantStatus(http.StatusBadRequest)
 	if !strings.Contains(a.Last.Text(), "maximum") {
 		t.Fatal("no message for a bank whose maximum is below its start")
+	}
+}
+
+// TestVacationsOff: on a server with no vacation allowance (serve's
+// --vacation-days 0) the pages say that vacations are off and offer none.
+func TestVacationsOff(t *testing.T) {
+	s := startServerWith(t, "", nil, func(cfg *handlers.Config, _ string) { cfg.VacationDays = -1 })
+	a, b := signedUpPair(t, s)
+	challenge(t, a, b, "trench", "single", "0")
+	a.Get("/")
+	if a.Last.Find("#vacation-link").Length() != 0 || strings.Contains(a.Last.Text(), "vacation") {
+		t.Fatalf("the dashboard offers a vacation: %q", a.text("#vacation-link"))
+	}
+	a.Get("/vacation")
+	a.wantStatus(http.StatusOK)
+	if got := a.text("#vacation-status"); got != "Vacations are off on this server: your clocks run in every game until the game ends." {
+		t.Fatalf("the vacation page says %q", got)
+	}
+	if a.Last.Find(`form[action="/vacation/start"]`).Length() != 0 || strings.Contains(a.Last.Text(), "0 hours") {
+		t.Fatal("the vacation page offers a vacation of 0 hours")
+	}
+	a.Post("/vacation/start", nil)
+	a.wantStatus(http.StatusConflict)
+	if got := a.text(`.flash[role="alert"]`); got != "Vacations are off on this server." {
+		t.Fatalf("starting one anyway says %q", got)
 	}
 }

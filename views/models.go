@@ -62,6 +62,7 @@ type Dashboard struct {
 	MyChallenges  []ChallengeRow
 	OpenChallenge []ChallengeRow
 	Unread        []UnreadRow // games with messages not yet read
+	VacationsOn   bool        // the server gives players a vacation allowance
 }
 
 // Home is the visitor's home page.
