@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -301,45 +302,74 @@ type ClockState struct {
 // Clock returns the clock of an active game g at now (one query: both
 // players' vacations since the turn started).
 func (db *DB) Clock(ctx context.Context, g Game, now time.Time) (ClockState, error) {
-	var cs ClockState
-	since := g.TurnStarted
-	if now.Before(since) {
-		since = now
+	cs, err := db.Clocks(ctx, []Game{g}, now)
+	if err != nil {
+		return ClockState{}, err
+	}
+	return cs[0], nil
+}
+
+// Clocks returns the clocks of games at now, by index, as Clock does for
+// each (one query for all: the players' vacations since the earliest
+// turn started). Finished games get a zero ClockState.
+func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockState, error) {
+	out := make([]ClockState, len(games))
+	since := now
+	var ids []any
+	seen := map[int64]bool{}
+	for _, g := range games {
+		if g.Finished() {
+			continue
+		}
+		if g.TurnStarted.Before(since) {
+			since = g.TurnStarted
+		}
+		for _, p := range g.Side {
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				ids = append(ids, p.ID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id IN (?, ?) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
-		g.Side[0].ID, g.Side[1].ID, unix(since))
+		FROM vacations WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		append(ids, unix(since))...)
 	if err != nil {
-		return cs, fmt.Errorf("db: vacations: %w", err)
+		return nil, fmt.Errorf("db: vacations: %w", err)
 	}
 	defer rows.Close()
-	var vs [2][]Vacation
+	vs := map[int64][]Vacation{}
 	for rows.Next() {
 		var user, start, end int64
 		var v Vacation
 		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
-			return cs, err
+			return nil, err
 		}
 		v.Start, v.End = fromUnix(start), fromUnix(end)
-		for i := range g.Side {
-			if g.Side[i].ID == user {
-				vs[i] = append(vs[i], v)
-			}
-		}
+		vs[user] = append(vs[user], v)
 	}
 	if err := rows.Err(); err != nil {
-		return cs, err
+		return nil, err
 	}
-	for i := range vs {
-		if v, ok := vacationAt(vs[i], now); ok {
-			cs.Vacation[i] = VacationStatus{On: true, Auto: v.Auto, Since: v.Start, EndsBy: v.End}
+	for k, g := range games {
+		if g.Finished() {
+			continue
+		}
+		cs := &out[k]
+		for i, p := range g.Side {
+			if v, ok := vacationAt(vs[p.ID], now); ok {
+				cs.Vacation[i] = VacationStatus{On: true, Auto: v.Auto, Since: v.Start, EndsBy: v.End}
+			}
+		}
+		cs.Banks = g.Bank
+		if g.ToMove.Valid() {
+			cs.Left = timeLeft(g.TurnStarted, now, g.Clock.allowance(g.Bank[g.ToMove]), vs[g.Side[g.ToMove].ID])
+			cs.Banks[g.ToMove] = max(cs.Left, 0)
+			cs.Stopped = cs.Vacation[g.ToMove].On
 		}
 	}
-	cs.Banks = g.Bank
-	if g.ToMove.Valid() {
-		cs.Left = timeLeft(g.TurnStarted, now, g.Clock.allowance(g.Bank[g.ToMove]), vs[g.ToMove])
-		cs.Banks[g.ToMove] = max(cs.Left, 0)
-		cs.Stopped = cs.Vacation[g.ToMove].On
-	}
-	return cs, nil
+	return out, nil
 }

@@ -150,7 +150,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	}
 	for _, n := range notices {
 		err := send(n.To, func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
-			func() (*mail.Msg, error) { return a.moveMail(n, base, now) },
+			func() (*mail.Msg, error) { return a.moveMail(ctx, n, base, now) },
 			fmt.Sprintf("move notice to %s for game %d at ply %d", n.To.Name, n.Game.ID, n.Game.Ply))
 		if err != nil {
 			return sent, err
@@ -158,7 +158,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	}
 	for _, d := range digests {
 		err := send(d.To, func() (bool, error) { return a.db.ClaimDigest(ctx, d.To.UserID, len(d.Games), now) },
-			func() (*mail.Msg, error) { return a.digestMail(d, base, now) },
+			func() (*mail.Msg, error) { return a.digestMail(ctx, d, base, now) },
 			fmt.Sprintf("digest to %s for %s", d.To.Name, db.DigestDay(now)))
 		if err != nil {
 			return sent, err
@@ -221,11 +221,12 @@ func mailFooter(base, why string) string {
 }
 
 // moveMail is the mail telling n.To that n.Game waits for their move.
-func (a *App) moveMail(n db.MoveNotice, base string, now time.Time) (*mail.Msg, error) {
-	r, err := gameRow(n.Game, n.To.UserID, now)
+func (a *App) moveMail(ctx context.Context, n db.MoveNotice, base string, now time.Time) (*mail.Msg, error) {
+	rows, err := gameRows(ctx, a.db, []db.Game{n.Game}, n.To.UserID, n.To.UserID, now)
 	if err != nil {
 		return nil, err
 	}
+	r := rows[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hello %s,\n\nit is your move in %s against %s (%s).\n\n", n.To.Name, r.Title, r.Opponent, r.Clock)
 	fmt.Fprintf(&b, "%s%s\n", base, r.Href)
@@ -234,18 +235,18 @@ func (a *App) moveMail(n db.MoveNotice, base string, now time.Time) (*mail.Msg, 
 }
 
 // digestMail is d.To's daily digest of the games waiting for their move.
-func (a *App) digestMail(d db.Digest, base string, now time.Time) (*mail.Msg, error) {
+func (a *App) digestMail(ctx context.Context, d db.Digest, base string, now time.Time) (*mail.Msg, error) {
 	var b strings.Builder
 	subject := "1 game waits for your move"
 	if len(d.Games) != 1 {
 		subject = fmt.Sprintf("%d games wait for your move", len(d.Games))
 	}
 	fmt.Fprintf(&b, "Hello %s,\n\n%s:\n\n", d.To.Name, subject)
-	for _, g := range d.Games {
-		r, err := gameRow(g, d.To.UserID, now)
-		if err != nil {
-			return nil, err
-		}
+	rows, err := gameRows(ctx, a.db, d.Games, d.To.UserID, d.To.UserID, now)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s against %s (%s)\n  %s%s\n", r.Title, r.Opponent, r.Clock, base, r.Href)
 	}
 	b.WriteString(mailFooter(base, "a daily digest of the games waiting for your move"))
@@ -459,22 +460,29 @@ func (h *notifyHandler) feed(c echo.Context) error {
 			f.Updated = e.Updated
 		}
 	}
-	for _, g := range waiting {
-		r, err := gameRow(g, u.ID, now)
+	clocks, err := h.db.Clocks(ctx, waiting, now)
+	if err != nil {
+		return err
+	}
+	for i, g := range waiting {
+		r, err := gameRow(g, u.ID, u.ID, clocks[i])
 		if err != nil {
 			return err
 		}
+		clock := "Your time runs out on " + g.Deadline.UTC().Format("2 January 2006 at 15:04 UTC")
+		if clocks[i].Stopped {
+			clock = r.Clock
+		}
 		add(views.FeedEntry{
-			ID:    tag(g, "ply/"+strconv.Itoa(g.TurnPly)),
-			Title: "Your move: " + r.Title + " against " + r.Opponent,
-			Link:  base + r.Href,
-			Summary: fmt.Sprintf("It is your move against %s. Your time runs out on %s.", r.Opponent,
-				g.Deadline.UTC().Format("2 January 2006 at 15:04 UTC")),
+			ID:      tag(g, "ply/"+strconv.Itoa(g.TurnPly)),
+			Title:   "Your move: " + r.Title + " against " + r.Opponent,
+			Link:    base + r.Href,
+			Summary: fmt.Sprintf("It is your move against %s. %s.", r.Opponent, clock),
 			Updated: g.UpdatedAt,
 		})
 	}
 	for _, g := range finished {
-		r, err := gameRow(g, u.ID, now)
+		r, err := gameRow(g, u.ID, u.ID, db.ClockState{})
 		if err != nil {
 			return err
 		}

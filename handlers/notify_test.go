@@ -336,6 +336,7 @@ type atomFeed struct {
 	Entries []struct {
 		ID      string `xml:"id"`
 		Title   string `xml:"title"`
+		Summary string `xml:"summary"`
 		Updated string `xml:"updated"`
 		Links   []struct {
 			Href string `xml:"href,attr"`

@@ -112,3 +112,40 @@ func TestVacationsOff(t *testing.T) {
 		t.Fatalf("starting one anyway says %q", got)
 	}
 }
+
+// TestVacationShownWithTheClock: while the player to move is on vacation
+// every page that shows the game's clock says until when, and shows the
+// time on the clock itself (not the clock plus the allowance).
+func TestVacationShownWithTheClock(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "single", "0") // alice to move, 3 days
+	feed := feedURL(t, a)
+	s.Clock.Advance(time.Hour)
+	a.Get("/vacation")
+	a.Post("/vacation/start", nil)
+	a.wantStatus(http.StatusOK)
+	s.Clock.Advance(5 * 24 * time.Hour) // the clock stands still meanwhile
+	until := "on vacation until 21 March 2026 13:00 UTC; 2 days 23 hours on the clock"
+	row := func(c *client, path string) string {
+		c.Get(path)
+		c.wantStatus(http.StatusOK)
+		return strings.TrimSpace(c.Last.Find(fmt.Sprintf(`a[href="/games/%d"]`, id)).First().Closest("tr").Text())
+	}
+	if got := row(b, "/"); !strings.Contains(got, "alice is "+until) {
+		t.Errorf("bob's dashboard row reads %q, want %q", got, "alice is "+until)
+	}
+	if got := row(a, "/"); !strings.Contains(got, "You are "+until) {
+		t.Errorf("alice's dashboard row reads %q, want %q", got, "You are "+until)
+	}
+	if got := row(b, "/players/alice"); !strings.Contains(got, "alice is "+until) {
+		t.Errorf("alice's profile row reads %q, want %q", got, "alice is "+until)
+	}
+	b.Get(fmt.Sprintf("/games/%d", id))
+	if got := b.text("#clock"); got != "The clock is stopped: alice is "+until+"." {
+		t.Errorf("the game page's clock reads %q", got)
+	}
+	if _, f := getFeed(t, feed); len(f.Entries) != 1 || !strings.Contains(f.Entries[0].Summary, "You are "+until+".") {
+		t.Errorf("alice's feed: %+v, want the summary to say %q", f.Entries, "You are "+until)
+	}
+}
