@@ -134,7 +134,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		msg, err := compose()
 		if err != nil { // recorded already: logged and dropped, never retried
 			a.log.Error("mail: compose", "what", what, "err", err)
-			return nil
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, "the mail could not be written to this address ("+err.Error()+")", now)
 		}
 		if err := client.SendWithSMTPClient(conn, msg); err != nil {
 			var se *mail.SendError
@@ -143,7 +143,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 			}
 			reason := smtpReason(se)
 			a.log.Error("mail: refused", "what", what, "to", to.Email, "answer", reason)
-			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, reason, now)
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, "the mail server answered "+reason, now)
 		}
 		sent++
 		return nil
@@ -300,7 +300,7 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	}
 	p.MailOff = !h.mailOn()
 	if s.Failure != "" {
-		p.MailFailure = fmt.Sprintf("The last mail to %s could not be delivered (%s): the mail server answered %s.",
+		p.MailFailure = fmt.Sprintf("The last mail to %s could not be delivered (%s): %s.",
 			s.Email, s.FailedAt.UTC().Format("2 January 2006 15:04 UTC"), s.Failure)
 	}
 	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"

@@ -791,3 +791,25 @@ func TestFailedRecipientDoesNotStopTheRun(t *testing.T) {
 		t.Fatalf("the failed mail was sent again (%d)", n)
 	}
 }
+
+// TestUnusableStoredAddressIsShown: an address stored before addresses
+// were checked as they are now, which no mail can be written to, is
+// reported on the settings page rather than silently skipped.
+func TestUnusableStoredAddressIsShown(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	if err := s.DB.SetNotify(context.Background(), mustUser(t, s, "bob"), "john doe@example.org", db.NotifyMove); err != nil {
+		t.Fatal(err)
+	}
+	id := challenge(t, a, b, "trench", "single", "0")
+	clickMove(t, a, id, func(int) int { return 0 })
+	if n := runMailJob(t, s); n != 0 || len(sink.Mails()) != 0 {
+		t.Fatalf("%d mails sent to an unusable address", n)
+	}
+	b.Get("/settings")
+	want := "The last mail to john doe@example.org could not be delivered (1 March 2026 12:00 UTC): the mail could not be written to this address"
+	if got := b.text("#mail-failure"); !strings.HasPrefix(got, want) {
+		t.Fatalf("bob's settings say %q, want %q…", got, want)
+	}
+}
