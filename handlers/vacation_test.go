@@ -149,3 +149,27 @@ func TestVacationShownWithTheClock(t *testing.T) {
 		t.Errorf("alice's feed: %+v, want the summary to say %q", f.Entries, "You are "+until)
 	}
 }
+
+// TestVacationAcrossNewYearThroughTheBrowser: a vacation started on 20
+// December at noon with the whole allowance charges 11.5 days to the old
+// year and runs until the new year's 20 days are used up; after that no
+// second vacation can follow in the new year.
+func TestVacationAcrossNewYearThroughTheBrowser(t *testing.T) {
+	s := startServer(t, "", &clock{now: time.Date(2026, 12, 20, 12, 0, 0, 0, time.UTC)})
+	a, _ := signedUpPair(t, s)
+	a.Get("/vacation")
+	a.Submit(a.Last.Find(`form[action="/vacation/start"]`), nil)
+	a.wantStatus(http.StatusOK)
+	want := "You are on vacation since 20 December 2026 12:00, until 21 January 2027 00:00 at the latest."
+	if got := a.text("#vacation-status"); got != want {
+		t.Fatalf("the vacation page says %q, want %q", got, want)
+	}
+	s.Clock.Advance(33 * 24 * time.Hour) // 22 January 2027, 12:00
+	a.Get("/vacation")
+	if got := a.text("#vacation-status"); got != "You are not on vacation. Left this year: 0 hours." {
+		t.Fatalf("on 22 January the vacation page says %q", got)
+	}
+	if a.Last.Find(`form[action="/vacation/start"]`).Length() != 0 {
+		t.Fatal("a second vacation is offered with 2027's allowance used up")
+	}
+}
