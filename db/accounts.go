@@ -381,7 +381,8 @@ func (db *DB) ExportAccount(ctx context.Context, userID int64) (AccountData, err
 	if d.Notify, err = db.NotifySettings(ctx, userID); err != nil {
 		return d, err
 	}
-	if d.Ratings, err = db.Ratings(ctx, userID); err != nil {
+	// The ratings as stored after the last rated game (not widened).
+	if d.Ratings, err = db.Ratings(ctx, userID, time.Time{}); err != nil {
 		return d, err
 	}
 	games, err := db.games(ctx, `WHERE g.side0_id = ?1 OR g.side1_id = ?1 ORDER BY g.id`, userID)

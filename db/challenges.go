@@ -13,7 +13,7 @@ import (
 
 // DaysPerMove lists the time controls a challenge may choose: days a
 // player has for each move.
-var DaysPerMove = []int{1, 2, 3, 5, 7, 14}
+var DaysPerMove = []int{1, 2, 3, 5, 7, 10, 14}
 
 // Challenge is an offer to play: open to anyone, or addressed to one player.
 type Challenge struct {

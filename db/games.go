@@ -25,6 +25,7 @@ type Game struct {
 	StartState   string
 	State        string
 	Ply          int
+	TurnPly      int        // the ply at which the side to move began its turn (several moves in the card game)
 	ToMove       rules.Side // NoSide once finished
 	Status       string     // "active" or "finished"
 	Winner       rules.Side // NoSide for a draw (or while active)
@@ -92,7 +93,7 @@ const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swap
 	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.state, g.ply, g.to_move,
 	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
 	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
-	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started
+	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
@@ -105,7 +106,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
 		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
 		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
-		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn)
+		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly)
 	if g.Clock.Kind == "move" {
 		g.Clock.DaysPerMove = g.DaysPerMove
 	}
@@ -344,6 +345,10 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 	banks := g.Bank
 	banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
 	toMove := next.ToMove()
+	turnPly := g.TurnPly
+	if toMove != side {
+		turnPly = ply // the turn passes
+	}
 	var dl time.Time
 	if toMove.Valid() {
 		if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
@@ -351,9 +356,9 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		}
 	}
 	if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
-		bank0_s = ?, bank1_s = ?, turn_started = ?`,
+		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?`,
 		next.Encode(), ply, int(toMove), move, unix(dl), res.Score[0], res.Score[1],
-		seconds(banks[0]), seconds(banks[1]), unix(now)); err != nil {
+		seconds(banks[0]), seconds(banks[1]), unix(now), turnPly); err != nil {
 		return nil, err
 	}
 	if res.Over {

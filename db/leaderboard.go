@@ -2,8 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -36,65 +34,73 @@ type LeaderRow struct {
 	LastGame time.Time
 }
 
-// leaderWhere selects the listed ratings of a game (arguments: game, the
-// oldest last game allowed in unix seconds, ProvisionalRD).
-const leaderWhere = `r.game = ? AND r.updated_at >= ? AND r.rd <= ?`
-
-// Leaderboard returns the listed players of game (engine key) at now,
-// best first, limit rows from offset, and how many are listed in all.
-// Errors: the database cannot be read.
-func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, int, error) {
+// leaders returns the listed players of game at now, best first, ranked:
+// ratings of a rated game in the last LeaderboardDays days whose
+// deviation, widened for the time since (see PlayerRating), is at most
+// ProvisionalRD.
+func (db *DB) leaders(ctx context.Context, game string, now time.Time) ([]LeaderRow, error) {
 	since := unix(now.AddDate(0, 0, -LeaderboardDays))
-	var total int
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM ratings r WHERE `+leaderWhere,
-		game, since, ProvisionalRD).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("db: leaderboard: %w", err)
-	}
-	rows, err := db.read.QueryContext(ctx, `SELECT
-			1 + (SELECT COUNT(*) FROM ratings o WHERE o.game = r.game AND o.updated_at >= ? AND o.rd <= ? AND o.rating > r.rating),
-			u.id, u.name, r.rating, r.rd, r.games, r.updated_at
+	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
 		FROM ratings r JOIN users u ON u.id = r.user_id
-		WHERE `+leaderWhere+`
-		ORDER BY r.rating DESC, u.name COLLATE NOCASE, u.id
-		LIMIT ? OFFSET ?`, since, ProvisionalRD, game, since, ProvisionalRD, limit, offset)
+		WHERE r.game = ? AND r.updated_at >= ? AND r.rd <= ?
+		ORDER BY r.rating DESC, u.name COLLATE NOCASE, u.id`, game, since, ProvisionalRD)
 	if err != nil {
-		return nil, 0, fmt.Errorf("db: leaderboard: %w", err)
+		return nil, fmt.Errorf("db: leaderboard: %w", err)
 	}
 	defer rows.Close()
 	var out []LeaderRow
 	for rows.Next() {
 		var r LeaderRow
+		var pr PlayerRating
 		var last int64
-		if err := rows.Scan(&r.Rank, &r.UserID, &r.Name, &r.Rating, &r.RD, &r.Games, &last); err != nil {
-			return nil, 0, fmt.Errorf("db: leaderboard: %w", err)
+		if err := rows.Scan(&r.UserID, &r.Name, &pr.Rating, &pr.RD, &pr.Volatility, &pr.Games, &last); err != nil {
+			return nil, fmt.Errorf("db: leaderboard: %w", err)
 		}
-		r.LastGame = fromUnix(last)
+		pr.LastGame = fromUnix(last)
+		pr = pr.at(now)
+		if Provisional(pr.RD) {
+			continue
+		}
+		r.Rating, r.RD, r.Games, r.LastGame = pr.Rating, pr.RD, pr.Games, pr.LastGame
+		if n := len(out); n > 0 && out[n-1].Rating == r.Rating {
+			r.Rank = out[n-1].Rank
+		} else {
+			r.Rank = n + 1
+		}
 		out = append(out, r)
 	}
-	return out, total, rows.Err()
+	return out, rows.Err()
+}
+
+// Leaderboard returns the listed players of game (engine key) at now,
+// best first, limit rows from offset, and how many are listed in all.
+// Players level on rating share a rank. Errors: the database cannot be
+// read.
+func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, int, error) {
+	all, err := db.leaders(ctx, game, now)
+	if err != nil {
+		return nil, 0, err
+	}
+	if offset >= len(all) {
+		return nil, len(all), nil
+	}
+	return all[offset:min(len(all), offset+limit)], len(all), nil
 }
 
 // LeaderboardRank returns userID's line of game's leaderboard at now, and
 // whether they are listed at all (false: provisional, inactive or without
 // a rated game of it). Errors: the database cannot be read.
 func (db *DB) LeaderboardRank(ctx context.Context, game string, userID int64, now time.Time) (LeaderRow, bool, error) {
-	since := unix(now.AddDate(0, 0, -LeaderboardDays))
-	var r LeaderRow
-	var last int64
-	err := db.read.QueryRowContext(ctx, `SELECT
-			1 + (SELECT COUNT(*) FROM ratings o WHERE o.game = r.game AND o.updated_at >= ? AND o.rd <= ? AND o.rating > r.rating),
-			u.id, u.name, r.rating, r.rd, r.games, r.updated_at
-		FROM ratings r JOIN users u ON u.id = r.user_id
-		WHERE `+leaderWhere+` AND r.user_id = ?`, since, ProvisionalRD, game, since, ProvisionalRD, userID).
-		Scan(&r.Rank, &r.UserID, &r.Name, &r.Rating, &r.RD, &r.Games, &last)
-	if errors.Is(err, sql.ErrNoRows) {
-		return LeaderRow{}, false, nil
-	}
+	all, err := db.leaders(ctx, game, now)
 	if err != nil {
-		return LeaderRow{}, false, fmt.Errorf("db: leaderboard rank: %w", err)
+		return LeaderRow{}, false, err
 	}
-	r.LastGame = fromUnix(last)
-	return r, true, nil
+	for _, r := range all {
+		if r.UserID == userID {
+			return r, true, nil
+		}
+	}
+	return LeaderRow{}, false, nil
 }
 
 // DirectoryRow is one player of the players directory: their ratings (one
@@ -115,8 +121,9 @@ func likePrefix(s string) string {
 
 // Players returns the players whose name starts with prefix (ignoring
 // case; every player for ""), by name, limit rows from offset, and how
-// many match in all. Errors: the database cannot be read.
-func (db *DB) Players(ctx context.Context, prefix string, offset, limit int) ([]DirectoryRow, int, error) {
+// many match in all, with their ratings at now. Errors: the database
+// cannot be read.
+func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
 	pattern := likePrefix(prefix)
 	var total int
 	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name LIKE ? ESCAPE '\'`, pattern).Scan(&total); err != nil {
@@ -146,7 +153,7 @@ func (db *DB) Players(ctx context.Context, prefix string, offset, limit int) ([]
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
 	for i := range out {
-		if out[i].Ratings, err = db.Ratings(ctx, out[i].ID); err != nil {
+		if out[i].Ratings, err = db.Ratings(ctx, out[i].ID, now); err != nil {
 			return nil, 0, err
 		}
 	}

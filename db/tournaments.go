@@ -319,7 +319,7 @@ func (db *DB) JoinTournament(ctx context.Context, id, userID int64, now time.Tim
 	case t.Entrants >= t.MaxPlayers:
 		return Errorf(KindConflict, "This tournament is full.")
 	}
-	r, err := ratingOf(ctx, tx, userID, t.Game)
+	r, err := ratingOf(ctx, tx, userID, t.Game, now)
 	if err != nil {
 		return err
 	}

@@ -129,7 +129,7 @@ func (h *archiveHandler) player(c echo.Context) error {
 		}
 		p.Records = append(p.Records, views.PlayerRecordRow{Game: title, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
 	}
-	if p.Ratings, err = playerRatings(ctx, h.db, u.ID); err != nil {
+	if p.Ratings, err = playerRatings(ctx, h.db, u.ID, h.now()); err != nil {
 		return err
 	}
 	if p.Charts, err = ratingCharts(ctx, h.db, u.ID); err != nil {
@@ -143,18 +143,16 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	now := h.now()
-	for _, list := range []struct {
-		games []db.Game
-		out   *[]views.GameRow
-	}{{active, &p.Active}, {finished, &p.Finished}} {
-		for _, g := range list.games {
-			r, err := gameRow(g, u.ID, now)
-			if err != nil {
-				return err
-			}
-			r.YourTurn = false
-			*list.out = append(*list.out, r)
+	now, viewer := h.now(), currentViewer(c).ID
+	if p.Active, err = gameRows(ctx, h.db, active, u.ID, viewer, now); err != nil {
+		return err
+	}
+	if p.Finished, err = gameRows(ctx, h.db, finished, u.ID, viewer, now); err != nil {
+		return err
+	}
+	for _, list := range [][]views.GameRow{p.Active, p.Finished} {
+		for i := range list {
+			list[i].YourTurn = false
 		}
 	}
 	return render(c, http.StatusOK, views.PlayerView(p), nil)

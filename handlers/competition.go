@@ -111,7 +111,7 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 
 // whyUnlisted says in words why user is not on game's leaderboard.
 func (h *competitionHandler) whyUnlisted(ctx context.Context, game string, user int64, now time.Time) string {
-	r, err := h.db.Rating(ctx, user, game)
+	r, err := h.db.Rating(ctx, user, game, now)
 	switch {
 	case err != nil || r.Games == 0:
 		return "you have not finished a rated game of it yet."
@@ -133,7 +133,7 @@ func (h *competitionHandler) directory(c echo.Context) error {
 		return err
 	}
 	q := strings.TrimSpace(c.QueryParam("q"))
-	rows, total, err := h.db.Players(c.Request().Context(), q, (n-1)*listPageSize, listPageSize)
+	rows, total, err := h.db.Players(c.Request().Context(), q, h.now(), (n-1)*listPageSize, listPageSize)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (h *gameHandler) social(c echo.Context, s gameScreen, p *views.GamePage) er
 // ratings puts each player's rating (or, once rated, its change) next to
 // their name.
 func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) error {
-	gr, err := h.db.GameRatings(c.Request().Context(), s.game)
+	gr, err := h.db.GameRatings(c.Request().Context(), s.game, h.now())
 	if err != nil {
 		return err
 	}
@@ -56,6 +56,7 @@ func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) e
 			p.Players[i].Rating = ratingChangeText(gr.Change[i])
 		} else {
 			p.Players[i].Rating = ratingText(gr.Current[i].Rating, gr.Current[i].RD)
+			p.Players[i].RD = "± " + strconv.Itoa(int(math.Round(gr.Current[i].RD)))
 		}
 	}
 	return nil
@@ -189,7 +190,7 @@ func (h *socialHandler) live(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	gr, err := h.db.GameRatings(ctx, g)
+	gr, err := h.db.GameRatings(ctx, g, h.now())
 	if err != nil {
 		return err
 	}
@@ -319,8 +320,8 @@ func unreadRows(ctx context.Context, store *db.DB, userID int64) ([]views.Unread
 }
 
 // playerRatings lists userID's ratings for the profile.
-func playerRatings(ctx context.Context, store *db.DB, userID int64) ([]views.RatingRow, error) {
-	list, err := store.Ratings(ctx, userID)
+func playerRatings(ctx context.Context, store *db.DB, userID int64, now time.Time) ([]views.RatingRow, error) {
+	list, err := store.Ratings(ctx, userID, now)
 	if err != nil {
 		return nil, err
 	}

@@ -406,3 +406,32 @@ func TestBrowserMessageWithMove(t *testing.T) {
 		})
 	}
 }
+
+// TestRatingDeviationGrowsWhileAway: 100 days after their only rated game
+// the profile and the next game's page show each player's RD widened from
+// 290 to 294 (21.436 Glicko-2 rating periods without games, worked out in
+// db's TestRDWidensWithoutGames).
+func TestRatingDeviationGrowsWhileAway(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	resign(t, b, ratedChallenge(t, a, b, "trench", "single", "0"))
+	deviation := func() string {
+		a.Get("/players/bob")
+		a.wantStatus(http.StatusOK)
+		return strings.TrimSpace(a.Last.Find(`#ratings tr[data-game="trench"] td`).Eq(2).Text())
+	}
+	if got := deviation(); got != "± 290" {
+		t.Fatalf("bob's deviation right after the game reads %q, want ± 290", got)
+	}
+	s.Clock.Advance(100 * 24 * time.Hour)
+	if got := deviation(); got != "± 294" {
+		t.Fatalf("bob's deviation 100 days later reads %q, want ± 294", got)
+	}
+	id := ratedChallenge(t, a, b, "trench", "single", "0")
+	a.Get(fmt.Sprintf("/games/%d", id))
+	var rds []string
+	a.Last.Find(".player .rd").Each(func(_ int, sel *goquery.Selection) { rds = append(rds, sel.Text()) })
+	if got := strings.Join(rds, " | "); got != "± 294 | ± 294" {
+		t.Fatalf("the new game's page shows deviations %q, want ± 294 for both", got)
+	}
+}

@@ -66,6 +66,7 @@ type Dashboard struct {
 	MyChallenges  []ChallengeRow
 	OpenChallenge []ChallengeRow
 	Unread        []UnreadRow // games with messages not yet read
+	VacationsOn   bool        // the server gives players a vacation allowance
 }
 
 // Home is the visitor's home page.
@@ -125,6 +126,7 @@ type Player struct {
 	SideName string // "Black"
 	Score    string // "12 pts", "9 cards"
 	Rating   string // "1500"; "1662 (+162)" once a rated game has ended
+	RD       string // the rating's deviation now, "± 294"; "" once a rated game has ended
 	ToMove   bool
 	IsViewer bool
 }

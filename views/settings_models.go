@@ -14,6 +14,9 @@ type SettingsPage struct {
 	EmailVerified bool
 	VerifySent    bool // a link was just mailed
 	VerifyError   string
+	// MailFailure says when and why the last mail to the stored address
+	// was refused; "" when none was.
+	MailFailure string
 	// The feed.
 	FeedURL string // absolute; the token in it is the credential
 	FeedNew bool   // just regenerated
