@@ -54,6 +54,7 @@ const (
 	ReasonResigned    Reason = "resignation"
 	ReasonTimeout     Reason = "time ran out"
 	ReasonFrontOnly   Reason = "only the front trench left"
+	ReasonRepetition  Reason = "the same position for the third time"
 )
 
 // Result is the outcome of one game. While the game runs Over is false and
