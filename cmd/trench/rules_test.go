@@ -105,3 +105,12 @@ func TestRulesReplay(t *testing.T) {
 		t.Fatal("a missing file was accepted")
 	}
 }
+
+func TestRulesLegalIgnoresTheEnd(t *testing.T) {
+	// White has no units left: the game is over, yet Black's moves are
+	// still the legal moves of the position.
+	out, errOut, status := runRules("legal", "trench", "8/8/8/8/rsss4/arss4/cars4/gcar4 b 0 0 0")
+	if status != 0 || !strings.Contains(out, "a4-a5\n") {
+		t.Fatalf("legal in an ended position: status %d, %q %q", status, out, errOut)
+	}
+}
