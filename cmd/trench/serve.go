@@ -43,6 +43,9 @@ func serve(ctx context.Context, args []string) error {
 	smtpPassword := fs.String("smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
 	smtpFrom := fs.String("smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // the usage is printed: asking for it is no error
+		}
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
