@@ -45,6 +45,22 @@ type Game struct {
 // Finished reports whether the game has ended.
 func (g Game) Finished() bool { return g.Status == "finished" }
 
+// Aborted reports whether the game ended by an armistice or a resignation
+// before both sides had moved (at ply 0 or 1): it changes no rating and
+// counts in no record. A player who lets the first move's time run out
+// still loses on time.
+func (g Game) Aborted() bool { return g.Finished() && aborts(g.Ply, g.Reason) }
+
+// aborts reports whether a game ending at ply for reason is aborted (see
+// Game.Aborted).
+func aborts(ply int, r rules.Reason) bool {
+	return ply < 2 && (r == rules.ReasonArmistice || r == rules.ReasonResigned)
+}
+
+// notAborted is the SQL condition on the games table matching Game.Aborted's
+// opposite for finished games.
+const notAborted = `NOT (ply < 2 AND reason IN ('` + string(rules.ReasonArmistice) + `', '` + string(rules.ReasonResigned) + `'))`
+
 // SideOf returns the side userID plays in g, or NoSide.
 func (g Game) SideOf(userID int64) rules.Side {
 	switch userID {
@@ -463,8 +479,10 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 		int(res.Winner), res.Score[0], res.Score[1], string(res.Reason), unix(now)); err != nil {
 		return err
 	}
-	if err := rateGame(ctx, tx, g, res, now); err != nil {
-		return err
+	if !aborts(g.Ply, res.Reason) { // an aborted game is not rated
+		if err := rateGame(ctx, tx, g, res, now); err != nil {
+			return err
+		}
 	}
 	m, err := matchRowByID(ctx, tx, g.MatchID)
 	if err != nil {
