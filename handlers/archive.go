@@ -96,10 +96,16 @@ func archiveRow(r db.ArchiveRow) (views.ArchiveRow, error) {
 		Game:    gameTitle(eng, g),
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
-		Result:  resultText(eng, g, rules.NoSide),
+		Result:  resultText(eng, g, rules.NoSide, ""),
 		Score:   fmt.Sprintf("%s – %s", rules.FormatScore(eng, g.Score[0]), rules.FormatScore(eng, g.Score[1])),
 		Moves:   r.Moves,
 		Ended:   g.EndedAt.Format("2006-01-02"),
+	}
+	switch {
+	case g.Aborted():
+		row.Score = "aborted"
+	case !rules.Scored(eng, g.Reason):
+		row.Score = endings[g.Reason]
 	}
 	if r.MatchGames > 1 && r.MatchStatus == "finished" {
 		row.Score += fmt.Sprintf(" · match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
@@ -146,11 +152,10 @@ func (h *archiveHandler) player(c echo.Context) error {
 		out   *[]views.GameRow
 	}{{active, &p.Active}, {finished, &p.Finished}} {
 		for _, g := range list.games {
-			r, err := gameRow(g, u.ID, now)
+			r, err := gameRowAs(g, u.ID, u.Name, now)
 			if err != nil {
 				return err
 			}
-			r.YourTurn = false
 			*list.out = append(*list.out, r)
 		}
 	}
@@ -198,7 +203,7 @@ func (h *archiveHandler) record(c echo.Context) error {
 	if g.Finished() {
 		r.Tags = append(r.Tags,
 			[2]string{"Ended", g.EndedAt.Format(time.RFC3339)},
-			[2]string{"Result", resultText(eng, g, rules.NoSide)},
+			[2]string{"Result", resultText(eng, g, rules.NoSide, "")},
 			[2]string{"Score", fmt.Sprintf("%d-%d", g.Score[0], g.Score[1])},
 		)
 	} else {

@@ -1,8 +1,15 @@
 package handlers_test
 
 import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
 )
 
 func TestCardRulesPageStatesRepetition(t *testing.T) {
@@ -11,5 +18,161 @@ func TestCardRulesPageStatesRepetition(t *testing.T) {
 	doc := c.Get("/rules/cards")
 	if got := doc.Find("#rule-repetition").Text(); !strings.Contains(got, "third time") || !strings.Contains(got, "draw") {
 		t.Errorf("the card game's rules page says nothing of repetition: %q", got)
+	}
+}
+
+// startRated creates a rated challenge from creator (side 0) to opponent
+// in the store and accepts it, returning the game id.
+func startRated(t *testing.T, s *server, creator, opponent, game, variant string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	cu, _ := s.DB.UserByName(ctx, creator)
+	ou, _ := s.DB.UserByName(ctx, opponent)
+	ch, err := s.DB.CreateChallenge(ctx, db.NewChallenge{CreatorID: cu.ID, Game: game, Variant: variant, Color: "0", DaysPerMove: 3, Rated: true}, s.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.DB.AcceptChallenge(ctx, ch.ID, ou.ID, 5, s.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestResultsSpeakToTheReader: a result puts the reader's own score first
+// ("You lost 0–80" to the loser, "You won 80–0" to the winner), names the
+// winner to anyone else, and a profile names its player, not "You".
+func TestResultsSpeakToTheReader(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	carol := s.newClient(t)
+	carol.SignUp("carol")
+	g := finishByResign(t, s, "alice", "bob", "alice", "trench", "single", 6)
+	if g.Winner != rules.Side1 || g.Score[0] == g.Score[1] {
+		t.Fatalf("game: %+v", g)
+	}
+	alice := fmt.Sprintf("%d–%d", g.Score[0], g.Score[1])
+	bob := fmt.Sprintf("%d–%d", g.Score[1], g.Score[0])
+	page := fmt.Sprintf("/games/%d", g.ID)
+	for _, tc := range []struct {
+		c    *client
+		path string
+		sel  string
+		want string
+	}{
+		{a, page, "#status", "You lost " + alice},
+		{b, page, "#status", "You won " + bob},
+		{carol, page, "#status", "bob (White) won " + bob},
+		{a, "/", "table.games", "You lost " + alice},
+		{b, "/", "table.games", "You won " + bob},
+		{a, "/players/bob", "table.games", "bob won " + bob},
+		{a, "/players/bob", "table.games thead", "bob plays"},
+		{b, "/players/alice", "table.games", "alice lost " + alice},
+		{carol, "/archive", "#archive", "bob (White) won " + bob},
+	} {
+		tc.c.Get(tc.path)
+		tc.c.wantStatus(http.StatusOK)
+		got := strings.Join(strings.Fields(tc.c.text(tc.sel)), " ")
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s on %s: %q does not say %q", tc.c.Name, tc.path, got, tc.want)
+		}
+		if strings.HasPrefix(tc.path, "/players/") && strings.Contains(got, "You") {
+			t.Errorf("%s on %s speaks as the profile's owner: %q", tc.c.Name, tc.path, got)
+		}
+	}
+}
+
+// TestTrenchesWinByResignationHasNoScore: Trenches records a resignation
+// or a timeout as such, not as a 0–0 score.
+func TestTrenchesWinByResignationHasNoScore(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, _ := signedUpPair(t, s)
+	g := finishByResign(t, s, "alice", "bob", "bob", "trenches", "standard", 4)
+	a.Get(fmt.Sprintf("/games/%d", g.ID))
+	if got := a.text("#status"); got != "You won by resignation" {
+		t.Errorf("status %q, want %q", got, "You won by resignation")
+	}
+	a.Get("/archive")
+	row := strings.Join(strings.Fields(a.text("#archive tbody tr")), " ")
+	if !strings.Contains(row, "won by resignation") || strings.Contains(row, "0 mobile – 0 mobile") || strings.Contains(row, "0–0") {
+		t.Errorf("archive row %q", row)
+	}
+}
+
+// TestMatchTotalsAreGamesOneAndTwo: the decider does not add to the
+// official match's totals; it stands on its own line.
+func TestMatchTotalsAreGamesOneAndTwo(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id1 := challenge(t, a, b, "trench", "match", "0")
+	a.Get(fmt.Sprintf("/games/%d", id1))
+	if h := a.text("h1"); !strings.HasSuffix(h, "· Game 1") {
+		t.Errorf("game 1's heading %q does not say Game 1", h)
+	}
+	a.Get("/")
+	if got := a.text("table.games"); !strings.Contains(got, "· Game 1") {
+		t.Errorf("the dashboard does not say Game 1: %q", got)
+	}
+	resign(t, a, id1)
+	id2 := gameIDOf(t, a.Last.Find("#next-game").AttrOr("href", ""))
+	resign(t, b, id2) // 72–72: a decider
+	a.Get(fmt.Sprintf("/games/%d", id2))
+	id3 := gameIDOf(t, a.Last.Find("#next-game").AttrOr("href", ""))
+	// Both move, then the decider's loser resigns.
+	for range 2 {
+		p, _ := whoMoves(t, s, id3, a, b)
+		clickMove(t, p, id3, func(int) int { return 0 })
+	}
+	resign(t, b, id3)
+	g3, _ := s.DB.Game(context.Background(), id3)
+	a.Get(fmt.Sprintf("/games/%d", id3))
+	if t0, t1 := a.text("#total-0"), a.text("#total-1"); t0 != "72 pts" || t1 != "72 pts" {
+		t.Errorf("totals %q–%q, want 72–72 (game 1 + game 2)", t0, t1)
+	}
+	if a.Last.Find("#decider").Length() != 1 || !strings.Contains(a.text("#decider"), "Decider") {
+		t.Error("the decider has no line of its own")
+	}
+	res := a.text("#match-result")
+	var alice, bob int
+	for i := range 2 {
+		if g3.Side[i].Name == "alice" {
+			alice = g3.Score[i]
+		} else {
+			bob = g3.Score[i]
+		}
+	}
+	if want := fmt.Sprintf("alice wins the match in the decider, %d–%d", alice, bob); !strings.Contains(res, want) {
+		t.Errorf("match result %q, want %q", res, want)
+	}
+}
+
+// TestAbortedGameChangesNoRating: an armistice before both sides moved
+// aborts the game: no rating changes, and results say "Aborted".
+func TestAbortedGameChangesNoRating(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := startRated(t, s, "alice", "bob", "trench", "single")
+	a.Post(fmt.Sprintf("/games/%d/armistice/offer", id), url.Values{"ply": {"0"}})
+	b.Post(fmt.Sprintf("/games/%d/armistice/accept", id), url.Values{"ply": {"0"}})
+	b.wantStatus(http.StatusOK)
+	ctx := context.Background()
+	for _, name := range []string{"alice", "bob"} {
+		u, _ := s.DB.UserByName(ctx, name)
+		r, err := s.DB.Rating(ctx, u.ID, "trench")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Rating != 1500 || r.Games != 0 {
+			t.Errorf("%s's rating after an aborted game: %+v", name, r)
+		}
+	}
+	for _, path := range []string{fmt.Sprintf("/games/%d", id), "/", "/archive", "/players/alice"} {
+		a.Get(path)
+		if !strings.Contains(a.text("main"), "Aborted") {
+			t.Errorf("%s does not say the game was aborted", path)
+		}
+	}
+	if got := a.text("#records"); strings.Contains(got, "1") {
+		t.Errorf("an aborted game counts in the record: %q", got)
 	}
 }

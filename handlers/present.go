@@ -51,11 +51,11 @@ func gameLabel(g db.Game) string {
 }
 
 // gameTitle is a game's name in lists and headings: the game, the rules
-// the match was made with, and which game of the match it is after the
-// first.
+// the match was made with, and, in a match of several games, which game
+// of the match it is.
 func gameTitle(eng rules.Engine, g db.Game) string {
 	t := eng.Title() + " · " + variantTitle(eng, g.MatchVariant)
-	if g.Number > 1 {
+	if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
 		t += " · " + gameLabel(g)
 	}
 	return t
@@ -86,28 +86,57 @@ func plural(n int, unit string) string {
 	return strconv.Itoa(n) + " " + unit + "s"
 }
 
-// resultText describes a finished game's result, from the viewer's side
-// when they played it.
-func resultText(eng rules.Engine, g db.Game, viewer rules.Side) string {
-	names := eng.SideNames()
-	score := fmt.Sprintf("%d–%d", g.Score[0], g.Score[1])
-	why := ""
+// endings says how a game ended when its score is not shown.
+var endings = map[rules.Reason]string{rules.ReasonResigned: "by resignation", rules.ReasonTimeout: "on time"}
+
+// resultText describes a finished game's result to a reader. With viewer
+// a side of the game it speaks of that side: as "You" when who is "",
+// else by the name who (a profile); the score is then that side's first
+// ("You won 62–54", "bob lost 54–62"). For anyone else it names the
+// winner, whose score comes first ("bob (White) won 62–54"). A game whose
+// ending has no score (rules.Scored) says how it ended instead ("won by
+// resignation"); an aborted game says so.
+func resultText(eng rules.Engine, g db.Game, viewer rules.Side, who string) string {
+	if g.Aborted() {
+		return "Aborted (" + string(g.Reason) + " before both sides had moved)"
+	}
+	first := viewer
+	if !first.Valid() {
+		first = g.Winner
+	}
+	if !first.Valid() {
+		first = rules.Side0
+	}
+	score := fmt.Sprintf("%d–%d", g.Score[first], g.Score[first.Other()])
 	if g.Reason != "" {
-		why = " (" + string(g.Reason) + ")"
+		score += " (" + string(g.Reason) + ")"
+	}
+	if !rules.Scored(eng, g.Reason) {
+		score = endings[g.Reason]
+	}
+	subject := who
+	if who == "" {
+		subject = "You"
 	}
 	switch {
 	case g.Winner == rules.NoSide:
-		return "Drawn " + score + why
+		return "Drawn " + score
 	case viewer.Valid() && g.Winner == viewer:
-		return "You won " + score + why
+		return subject + " won " + score
 	case viewer.Valid():
-		return "You lost " + score + why
+		return subject + " lost " + score
 	}
-	return fmt.Sprintf("%s (%s) won %s%s", g.Side[g.Winner].Name, names[g.Winner], score, why)
+	return fmt.Sprintf("%s (%s) won %s", g.Side[g.Winner].Name, eng.SideNames()[g.Winner], score)
 }
 
 // gameRow is a game in the dashboard's lists, seen by userID.
 func gameRow(g db.Game, userID int64, now time.Time) (views.GameRow, error) {
+	return gameRowAs(g, userID, "", now)
+}
+
+// gameRowAs is a game in a list of userID's games; who names userID in
+// the text ("" for "you": the reader is userID).
+func gameRowAs(g db.Game, userID int64, who string, now time.Time) (views.GameRow, error) {
 	eng, err := g.Engine()
 	if err != nil {
 		return views.GameRow{}, err
@@ -120,9 +149,12 @@ func gameRow(g db.Game, userID int64, now time.Time) (views.GameRow, error) {
 	}
 	switch {
 	case g.Finished():
-		r.Status = resultText(eng, g, side)
-	case g.ToMove == side:
+		r.Status = resultText(eng, g, side, who)
+	case g.ToMove == side && who == "":
 		r.YourTurn, r.Status = true, "Your move"
+		r.Clock = clockText(g.Deadline, now)
+	case g.ToMove == side:
+		r.Status = who + " to move"
 		r.Clock = clockText(g.Deadline, now)
 	default:
 		r.Status = "Waiting for " + g.Side[g.ToMove].Name

@@ -220,6 +220,20 @@ func FormatScore(e Engine, n int) string {
 	return fmt.Sprint(n)
 }
 
+// UnscoredEnds may be implemented by an engine whose games, when they end
+// for some reasons, have no score to show: Trenches records a win by
+// resignation or on time as such, not by pieces.
+type UnscoredEnds interface {
+	Unscored(r Reason) bool
+}
+
+// Scored reports whether a game of e that ended for reason r has a score
+// to show.
+func Scored(e Engine, r Reason) bool {
+	u, ok := e.(UnscoredEnds)
+	return !ok || !u.Unscored(r)
+}
+
 // CreatorSider may be implemented by an engine whose rules fix the side of
 // the player who created the challenge (the card game: the creator plays
 // ♠); a challenge to such a game offers no choice of side.

@@ -722,7 +722,7 @@ func PlayerView(p PlayerPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = gameTable(p.Active).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = gameTable(p.Active, p.Name).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -737,7 +737,7 @@ func PlayerView(p PlayerPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = gameTable(p.Finished).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = gameTable(p.Finished, p.Name).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -161,8 +161,9 @@ type MatchGame struct {
 type MatchPanel struct {
 	Players [2]string // match players
 	Games   []MatchGame
-	Totals  [2]string
-	Result  string // "" while the match goes on
+	Totals  [2]string  // of Games (game 1 + game 2)
+	Decider *MatchGame // after the totals, on its own; nil when none
+	Result  string     // "" while the match goes on
 }
 
 // Step is what one click on a board square or card does next: extend the
