@@ -39,9 +39,13 @@ const usage = `usage:
   trench rules perft GAME POSITION DEPTH
   trench rules replay FILE
   trench backup [--db FILE] DEST
+  trench restore --from URL [--timestamp T] DEST
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
-GAME is trench, trenches or cards.`
+  trench bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
+  trench bot duel --game trench|trenches|cards [--rules R] --a LEVEL --b LEVEL --games N [--movetime MS | --nodes N] [--seed N]
+GAME is trench, trenches or cards.
+LEVEL is easy, medium, hard, random or greedy.`
 
 // run dispatches to a subcommand; with none it serves.
 func run(ctx context.Context, args []string) error {
@@ -55,10 +59,14 @@ func run(ctx context.Context, args []string) error {
 		return rulesCommand(os.Stdout, os.Stderr, args[1:])
 	case "backup":
 		return backupCommand(ctx, os.Stdout, args[1:])
+	case "restore":
+		return restoreCommand(ctx, os.Stdout, args[1:])
 	case "bench":
 		return benchCommand(ctx, os.Stdout, args[1:])
 	case "crashtest":
 		return crashtestCommand(ctx, os.Stdout, args[1:])
+	case "bot":
+		return botCommand(ctx, os.Stdout, os.Stderr, args[1:])
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil

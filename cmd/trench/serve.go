@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -42,21 +43,32 @@ func serve(ctx context.Context, args []string) error {
 	smtpUser := fs.String("smtp-user", env("TRENCH_SMTP_USER", ""), "user name at the mail server, if it wants one (TRENCH_SMTP_USER)")
 	smtpPassword := fs.String("smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
 	smtpFrom := fs.String("smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
+	replicate := fs.String("replicate", env("TRENCH_REPLICATE", ""), "stream every committed transaction to this replica: file:///path or s3://bucket/path (TRENCH_REPLICATE)")
+	restoreDefault, err := strconv.ParseBool(env("TRENCH_RESTORE_IF_MISSING", "true"))
+	if err != nil {
+		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
+	}
+	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
+	metricsAddr := fs.String("metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
+	logFormat := fs.String("log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed: asking for it is no error
 		}
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger, err := newLogger(os.Stderr, *logFormat)
+	if err != nil {
+		return err
+	}
 
-	store, err := db.Open(ctx, *path)
+	store, err := db.OpenWith(ctx, *path, db.Options{Replica: *replicate, RestoreIfMissing: *restoreIfMissing, Logger: logger})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger,
-		VacationDays: vacationDays(*vacation)})
+		VacationDays: vacationDays(*vacation), AccessLog: true})
 	if err != nil {
 		return err
 	}
@@ -71,7 +83,27 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("metrics: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", app.MetricsHandler())
+		msrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := msrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
+				logger.Error("metrics server", "err", err)
+			}
+		}()
+		defer msrv.Close()
+		logger.Info("metrics", "url", "http://"+mln.Addr().String()+"/metrics")
+	}
 	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
+	if *replicate != "" {
+		logger.Info("replicating", "replica", db.Redact(*replicate))
+	}
 	fmt.Fprintf(os.Stderr, "Trench is running at http://%s/\n", ln.Addr())
 
 	errc := make(chan error, 1)
@@ -91,6 +123,18 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// newLogger returns the server's logger writing to w in format "text"
+// (the default) or "json". Errors: another format.
+func newLogger(w io.Writer, format string) (*slog.Logger, error) {
+	switch format {
+	case "", "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
 // vacationDays maps the flag (0 = none) to handlers.Config (negative = none).

@@ -178,3 +178,24 @@ func RandomMove(st rules.State, seed int64) (string, error) {
 	}
 	return legal[NewRand(seed).IntN(len(legal))], nil
 }
+
+// MatchScore returns Request.MatchScore for the next game of a match: the
+// points each side of that game (index = its Side) holds from the match's
+// finished games, as the match totals count them. Match player 0 played
+// Side0 in game 1; a swapped game gives player 0 Side1.
+func MatchScore(played []rules.MatchGame, next rules.GameSpec) [2]int {
+	var totals [2]int // per match player
+	for _, g := range played {
+		for side := rules.Side0; side <= rules.Side1; side++ {
+			totals[matchPlayer(side, g.Spec.Swapped)] += g.Result.Score[side]
+		}
+	}
+	return [2]int{totals[matchPlayer(rules.Side0, next.Swapped)], totals[matchPlayer(rules.Side1, next.Swapped)]}
+}
+
+func matchPlayer(side rules.Side, swapped bool) int {
+	if swapped {
+		return int(side.Other())
+	}
+	return int(side)
+}

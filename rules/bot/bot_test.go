@@ -61,3 +61,19 @@ func TestDeadline(t *testing.T) {
 		t.Fatal("not stopped after the time")
 	}
 }
+
+func TestMatchScore(t *testing.T) {
+	game1 := rules.MatchGame{Spec: rules.GameSpec{Variant: "match"}, Result: rules.Result{Over: true, Score: [2]int{30, 12}}}
+	// Game 2 swaps colours: match player 0 (30 points) now plays Side1.
+	if got := bot.MatchScore([]rules.MatchGame{game1}, rules.GameSpec{Variant: "match", Swapped: true}); got != [2]int{12, 30} {
+		t.Fatalf("game 2: %v, want [12 30]", got)
+	}
+	game2 := rules.MatchGame{Spec: rules.GameSpec{Variant: "match", Swapped: true}, Result: rules.Result{Over: true, Score: [2]int{20, 2}}}
+	// After game 2: player 0 has 30+2, player 1 has 12+20.
+	if got := bot.MatchScore([]rules.MatchGame{game1, game2}, rules.GameSpec{Variant: "decider"}); got != [2]int{32, 32} {
+		t.Fatalf("decider: %v, want [32 32]", got)
+	}
+	if got := bot.MatchScore(nil, rules.GameSpec{Variant: "single"}); got != [2]int{} {
+		t.Fatalf("first game: %v", got)
+	}
+}
