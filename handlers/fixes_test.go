@@ -176,3 +176,57 @@ func TestAbortedGameChangesNoRating(t *testing.T) {
 		t.Errorf("an aborted game counts in the record: %q", got)
 	}
 }
+
+// TestArmisticeDeclinedAndTerms: the armistice controls say what an
+// armistice decides (points counted in TRENCH, an agreed draw in the card
+// game); a declined offer is shown to its maker, who may not offer again
+// until they have moved.
+func TestArmisticeDeclinedAndTerms(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	cards := challenge(t, a, b, "cards", "short", "0")
+	p, _ := whoMoves(t, s, cards, a, b)
+	p.Get(fmt.Sprintf("/games/%d", cards))
+	if got := p.text("#side .controls"); !strings.Contains(got, "agreed draw") || strings.Contains(got, "points are counted") {
+		t.Errorf("the card game's armistice control says %q", got)
+	}
+
+	id := challenge(t, a, b, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", id)
+	for range 2 {
+		p, _ := whoMoves(t, s, id, a, b)
+		clickMove(t, p, id, func(int) int { return 0 })
+	}
+	p, g := whoMoves(t, s, id, a, b)
+	other := a
+	if p == a {
+		other = b
+	}
+	ply := func() url.Values { return url.Values{"ply": {fmt.Sprint(g.Ply)}} }
+	p.Get(page)
+	p.Post(page+"/armistice/offer", ply())
+	p.wantStatus(http.StatusOK)
+	other.Get(page)
+	if got := other.text("#armistice-offered"); !strings.Contains(got, "points are counted") {
+		t.Errorf("the TRENCH offer reads %q", got)
+	}
+	other.Post(page+"/armistice/decline", ply())
+	other.wantStatus(http.StatusOK)
+	p.Get(page)
+	if got := p.text("#armistice-declined"); !strings.Contains(got, "declined") {
+		t.Errorf("the offer's maker is not told it was declined: %q", p.text("#side"))
+	}
+	if p.Last.Find(`form[action$="/armistice/offer"]`).Length() != 0 {
+		t.Error("the offer's maker may offer again before moving")
+	}
+	p.Post(page+"/armistice/offer", ply())
+	if p.Status != http.StatusConflict {
+		t.Errorf("a second offer before moving: status %d, want 409", p.Status)
+	}
+	clickMove(t, p, id, func(int) int { return 0 })
+	clickMove(t, other, id, func(int) int { return 0 })
+	p.Get(page)
+	if p.Last.Find(`form[action$="/armistice/offer"]`).Length() != 1 || p.Last.Find("#armistice-declined").Length() != 0 {
+		t.Errorf("after moving, the maker cannot offer again: %q", p.text("#side"))
+	}
+}

@@ -250,7 +250,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.CanResign = true
 			p.ConfirmResign = c.QueryParam("confirm") == "resign"
 			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
-				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other()}
+				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other(),
+				DeclinedMine: g.ArmisticeDeclined == side, Terms: rules.ArmisticeText(eng)}
 		}
 		if review < 0 {
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))

@@ -234,6 +234,22 @@ func Scored(e Engine, r Reason) bool {
 	return !ok || !u.Unscored(r)
 }
 
+// ArmisticeTerms may be implemented by an engine to say, for players,
+// what an agreed armistice decides; without it the points are counted
+// (TRENCH, spec "Armistice").
+type ArmisticeTerms interface {
+	ArmisticeTerms() string
+}
+
+// ArmisticeText says what an armistice decides in a game of e, e.g.
+// "points are counted" or "the game is drawn".
+func ArmisticeText(e Engine) string {
+	if t, ok := e.(ArmisticeTerms); ok {
+		return t.ArmisticeTerms()
+	}
+	return "points are counted"
+}
+
 // CreatorSider may be implemented by an engine whose rules fix the side of
 // the player who created the challenge (the card game: the creator plays
 // ♠); a challenge to such a game offers no choice of side.

@@ -256,6 +256,10 @@ type ArmisticeState struct {
 	Available   bool // the game has armistice and the viewer plays it
 	OfferedByMe bool
 	OfferedToMe bool
+	// DeclinedMine is true when the opponent declined the viewer's offer
+	// and the viewer has not moved since: no new offer until then.
+	DeclinedMine bool
+	Terms        string // what an armistice decides: "points are counted", "an agreed draw"
 }
 
 // ArchiveRow is one finished game in the archive.

@@ -85,6 +85,9 @@ func (e Engine) NextInMatch(variant string, games []rules.MatchGame, seed int64)
 // HasArmistice is true: the players may agree to a draw.
 func (Engine) HasArmistice() bool { return true }
 
+// ArmisticeTerms says that the card game's armistice is an agreed draw.
+func (Engine) ArmisticeTerms() string { return "an agreed draw" }
+
 // FormatScore writes a card game score: the cards a side still holds,
 // e.g. "9 cards".
 func (Engine) FormatScore(n int) string {
