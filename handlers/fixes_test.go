@@ -230,3 +230,31 @@ func TestArmisticeDeclinedAndTerms(t *testing.T) {
 		t.Errorf("after moving, the maker cannot offer again: %q", p.text("#side"))
 	}
 }
+
+// TestMoveListMarksThePiecesColours: the move list marks a move ● when
+// the dark pieces made it and ○ for the light ones: TRENCH's Black moves
+// first (●), Trenches' Light moves first (○).
+func TestMoveListMarksThePiecesColours(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	for _, tc := range []struct{ game, variant, first, second string }{
+		{"trench", "single", "●", "○"},
+		{"trenches", "standard", "○", "●"},
+	} {
+		id := challenge(t, a, b, tc.game, tc.variant, "0")
+		for range 2 {
+			p, _ := whoMoves(t, s, id, a, b)
+			clickMove(t, p, id, func(int) int { return 0 })
+		}
+		a.Get(fmt.Sprintf("/games/%d", id))
+		li := a.Last.Find("#moves li")
+		if li.Length() != 2 {
+			t.Fatalf("%s: %d moves listed", tc.game, li.Length())
+		}
+		for i, want := range []string{tc.first, tc.second} {
+			if got := strings.TrimSpace(li.Eq(i).Text()); !strings.HasPrefix(got, want) {
+				t.Errorf("%s: move %d reads %q, want it marked %s", tc.game, i+1, got, want)
+			}
+		}
+	}
+}

@@ -432,9 +432,10 @@ func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.
 		return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
 	}
 	log := make([]views.LogLine, 0, len(moves)-from)
+	dark := rules.DarkSide(eng)
 	for i, m := range moves {
 		if i >= from {
-			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Text: cur.Describe(m.Move, seer)})
+			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: cur.Describe(m.Move, seer)})
 		}
 		if i < len(moves)-1 {
 			if cur, err = cur.Apply(m.Move); err != nil {

@@ -234,6 +234,21 @@ func Scored(e Engine, r Reason) bool {
 	return !ok || !u.Unscored(r)
 }
 
+// DarkSider may be implemented by an engine whose dark pieces are not
+// Side0's (Trenches: Light moves first and Dark is Side1).
+type DarkSider interface {
+	DarkSide() Side
+}
+
+// DarkSide is the side of e that plays the dark pieces (drawn ● in the
+// move list; the other ○): Side0 unless e says otherwise.
+func DarkSide(e Engine) Side {
+	if d, ok := e.(DarkSider); ok {
+		return d.DarkSide()
+	}
+	return Side0
+}
+
 // ArmisticeTerms may be implemented by an engine to say, for players,
 // what an agreed armistice decides; without it the points are counted
 // (TRENCH, spec "Armistice").

@@ -129,6 +129,7 @@ type Player struct {
 type LogLine struct {
 	Ply  int
 	Side rules.Side
+	Dark bool // the mover plays the dark pieces: marked ●, the other side ○
 	Text string
 }
 
