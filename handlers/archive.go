@@ -38,10 +38,11 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		}
 	}
 	rows, total, err := h.db.Archive(c.Request().Context(), f)
-	if err != nil {
+	noPlayer := f.Player != "" && db.KindOf(err) == db.KindNotFound
+	if err != nil && !noPlayer {
 		return err
 	}
-	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, PageNo: max(f.Page, 1)}
+	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: max(f.Page, 1)}
 	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
 	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
 	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}

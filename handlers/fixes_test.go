@@ -258,3 +258,18 @@ func TestMoveListMarksThePiecesColours(t *testing.T) {
 		}
 	}
 }
+
+// TestArchiveOfNoSuchPlayer: the archive filtered by a name nobody has is
+// the archive with no games and a line saying so, not an error page.
+func TestArchiveOfNoSuchPlayer(t *testing.T) {
+	s := startServer(t, "", nil)
+	v := s.newClient(t)
+	v.Get("/archive?player=nobody")
+	v.wantStatus(http.StatusOK)
+	if got := v.text("#no-such-player"); !strings.Contains(got, "no player called nobody") {
+		t.Errorf("no line saying there is no such player: %q", v.text("main"))
+	}
+	if v.Last.Find(`form input[name="player"]`).AttrOr("value", "") != "nobody" || v.Last.Find("#archive tbody tr").Length() != 0 {
+		t.Error("the archive's filter form or its empty list is missing")
+	}
+}

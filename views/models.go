@@ -286,10 +286,12 @@ type ArchivePage struct {
 	Variants []Option
 	Results  []Option
 	Player   string
-	PrevHref string
-	NextHref string
-	PageNo   int
-	Pages    int
+	// NoSuchPlayer is true when Player names nobody: no games are listed.
+	NoSuchPlayer bool
+	PrevHref     string
+	NextHref     string
+	PageNo       int
+	Pages        int
 }
 
 // PlayerRecordRow is a player's record in one game.
