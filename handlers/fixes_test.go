@@ -273,3 +273,25 @@ func TestArchiveOfNoSuchPlayer(t *testing.T) {
 		t.Error("the archive's filter form or its empty list is missing")
 	}
 }
+
+// TestReviewStepsNeedNoEmojiFont: the review's steps are plain words with
+// SVG icons, no characters a browser without an emoji font cannot draw.
+func TestReviewStepsNeedNoEmojiFont(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, _ := signedUpPair(t, s)
+	g := finishByResign(t, s, "alice", "bob", "alice", "trench", "single", 4)
+	a.Get(fmt.Sprintf("/games/%d?ply=2", g.ID))
+	steps := a.Last.Find("#review .review-steps .button")
+	if steps.Length() != 4 {
+		t.Fatalf("%d review steps", steps.Length())
+	}
+	for i, want := range []string{"First", "Back", "Forward", "Last"} {
+		step := steps.Eq(i)
+		if got := strings.TrimSpace(step.Text()); got != want {
+			t.Errorf("step %d reads %q, want %q", i+1, got, want)
+		}
+		if step.Find("svg path").Length() != 1 {
+			t.Errorf("step %q has no SVG icon", want)
+		}
+	}
+}
