@@ -213,6 +213,21 @@ func (db *DB) MatchGames(ctx context.Context, matchID int64) ([]Game, error) {
 	return db.games(ctx, `WHERE g.match_id = ? ORDER BY g.number`, matchID)
 }
 
+// NextWaiting returns the id of the active game other than exceptID that
+// waits for userID's move with the earliest deadline, or 0 when none does.
+func (db *DB) NextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
+	var id int64
+	err := db.read.QueryRowContext(ctx, `SELECT id FROM games WHERE status = 'active' AND id != ?2
+		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1)) ORDER BY deadline, id LIMIT 1`, userID, exceptID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("db: next waiting game: %w", err)
+	}
+	return id, nil
+}
+
 // TurnCount returns how many active games wait for userID's move.
 func (db *DB) TurnCount(ctx context.Context, userID int64) (int, error) {
 	var n int

@@ -295,3 +295,34 @@ func TestReviewStepsNeedNoEmojiFont(t *testing.T) {
 		}
 	}
 }
+
+// TestNextGameWaitingAfterAMove: after a move, the answer offers the next
+// game that waits for the player, as a plain link and in the panel htmx
+// swaps in.
+func TestNextGameWaitingAfterAMove(t *testing.T) {
+	for _, htmx := range []bool{false, true} {
+		s := startServer(t, "", nil)
+		a, b := signedUpPair(t, s)
+		a.HTMX = htmx
+		id1 := challenge(t, a, b, "trench", "single", "0")
+		id2 := challenge(t, a, b, "trenches", "standard", "0")
+		a.Get(fmt.Sprintf("/games/%d", id1))
+		if a.Last.Find("#next-waiting").Length() != 0 {
+			t.Error("a link to another game while it is the player's move here")
+		}
+		clickMove(t, a, id1, func(int) int { return 0 })
+		a.wantStatus(http.StatusOK)
+		sel := "#side #next-waiting"
+		if htmx {
+			sel = `#side[hx-swap-oob] #next-waiting`
+		}
+		if href := a.Last.Find(sel).AttrOr("href", ""); href != fmt.Sprintf("/games/%d", id2) {
+			t.Errorf("htmx %v: after the move the next game waiting is %q, want game %d", htmx, href, id2)
+		}
+		// Once nothing else waits, nothing is offered.
+		clickMove(t, a, id2, func(int) int { return 0 })
+		if a.Last.Find("#next-waiting").Length() != 0 {
+			t.Errorf("htmx %v: a next game offered while none waits", htmx)
+		}
+	}
+}

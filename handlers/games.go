@@ -283,6 +283,17 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			}
 		}
 	}
+	// Not the viewer's turn here (they have just moved, or the game is
+	// over): offer the next game that waits for them.
+	if side.Valid() && !p.YourTurn && review < 0 {
+		next, err := h.db.NextWaiting(c.Request().Context(), v.ID, g.ID)
+		if err != nil {
+			return views.GamePage{}, err
+		}
+		if next != 0 {
+			p.NextWaitingHref = fmt.Sprintf("/games/%d", next)
+		}
+	}
 	if err := h.ratings(c, s, &p); err != nil {
 		return views.GamePage{}, err
 	}

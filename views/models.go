@@ -235,6 +235,7 @@ type GamePage struct {
 	ConfirmResign    bool
 	CanResign        bool
 	Armistice        ArmisticeState
+	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
 	PollURL          string // "" when there is nothing to wait for
 	BoardToggle      string // href of the other board view
 	BoardToggleLabel string
