@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
 )
@@ -323,6 +325,42 @@ func TestNextGameWaitingAfterAMove(t *testing.T) {
 		clickMove(t, a, id2, func(int) int { return 0 })
 		if a.Last.Find("#next-waiting").Length() != 0 {
 			t.Errorf("htmx %v: a next game offered while none waits", htmx)
+		}
+	}
+}
+
+// TestBoardsReadInATextBrowser: every square and card place has a text
+// label, so that a browser without pictures (w3m) shows the position and
+// the moves.
+func TestBoardsReadInATextBrowser(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	for _, tc := range []struct{ game, variant, sel, unit string }{
+		{"trench", "single", "#board [data-click]", "Black General"},
+		{"trenches", "standard", "#board [data-click]", "Light"},
+		{"cards", "short", ".cards-table .cards-place", ""},
+	} {
+		id := challenge(t, a, b, tc.game, tc.variant, "0")
+		p, _ := whoMoves(t, s, id, a, b)
+		p.Get(fmt.Sprintf("/games/%d", id))
+		places := p.Last.Find(tc.sel)
+		if places.Length() == 0 {
+			t.Fatalf("%s: no squares found", tc.game)
+		}
+		places.Each(func(i int, el *goquery.Selection) {
+			if strings.TrimSpace(el.Text()) == "" {
+				h, _ := goquery.OuterHtml(el)
+				t.Errorf("%s: a square without text: %.200s", tc.game, h)
+			}
+		})
+		text := p.text("#board")
+		if !strings.Contains(text, tc.unit) {
+			t.Errorf("%s: the board's text names no %s: %.300q", tc.game, tc.unit, text)
+		}
+		// A selectable unit, once clicked, shows its destinations as text.
+		p.Click(p.Last.Find(`#board a[data-click]`).First())
+		if tc.game != "cards" && !strings.Contains(p.text("#board"), "move here") {
+			t.Errorf("%s: after selecting a unit the board's text shows no destination", tc.game)
 		}
 	}
 }
