@@ -65,6 +65,25 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	if err := archiveRatings(c.Request().Context(), h.db, rows, a.Rows); err != nil {
 		return err
 	}
+	// The latest finished matches of several games, on the first page:
+	// the player's when the filter names one.
+	if a.PageNo == 1 && !noPlayer {
+		mf := db.MatchFilter{Finished: true, Multi: multiGameVariants(), Limit: 10}
+		if f.Player != "" {
+			u, err := h.db.UserByName(c.Request().Context(), f.Player)
+			if err != nil {
+				return err
+			}
+			mf.UserID = u.ID
+		}
+		ms, err := h.db.Matches(c.Request().Context(), mf)
+		if err != nil {
+			return err
+		}
+		if a.Matches, err = matchRows(ms); err != nil {
+			return err
+		}
+	}
 	page := func(n int) string {
 		q := url.Values{}
 		for k, v := range map[string]string{"game": f.Game, "variant": f.Variant, "player": f.Player, "result": f.Result} {
@@ -159,6 +178,13 @@ func (h *archiveHandler) player(c echo.Context) error {
 			}
 			*list.out = append(*list.out, r)
 		}
+	}
+	ms, err := h.db.Matches(ctx, db.MatchFilter{UserID: u.ID, Finished: true, Multi: multiGameVariants()})
+	if err != nil {
+		return err
+	}
+	if p.Matches, err = matchRows(ms); err != nil {
+		return err
 	}
 	return render(c, http.StatusOK, views.PlayerView(p), nil)
 }

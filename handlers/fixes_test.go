@@ -364,3 +364,51 @@ func TestBoardsReadInATextBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchesAreListed: the dashboard lists the player's matches with
+// their totals and result; profiles and the archive list finished matches.
+func TestMatchesAreListed(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	single := challenge(t, a, b, "trench", "single", "0")
+	id1 := challenge(t, a, b, "trench", "match", "0")
+	a.Get("/")
+	if got := a.text("#matches"); !strings.Contains(got, "Game 1 in progress") || strings.Count(got, "Official match") != 1 {
+		t.Errorf("the dashboard's matches: %q", got)
+	}
+	resign(t, a, id1)
+	id2 := gameIDOf(t, a.Last.Find("#next-game").AttrOr("href", ""))
+	resign(t, a, id2)
+	resign(t, a, single)
+	m, err := s.DB.Match(context.Background(), mustGame(t, s, id2).MatchID)
+	if err != nil || m.Status != "finished" || m.Winner < 0 {
+		t.Fatalf("match %+v, %v", m, err)
+	}
+	want := fmt.Sprintf("bob wins the match %d–%d", m.Totals[m.Winner], m.Totals[1-m.Winner])
+	for _, tc := range []struct{ path, sel string }{
+		{"/", "#matches"},
+		{"/players/alice", "#finished-matches"},
+		{"/archive", "#archive-matches"},
+		{"/archive?player=bob", "#archive-matches"},
+	} {
+		b.Get(tc.path)
+		b.wantStatus(http.StatusOK)
+		rows := b.Last.Find(tc.sel + " tbody tr")
+		if rows.Length() != 1 {
+			t.Errorf("%s lists %d matches, want the one match (not the single game)", tc.path, rows.Length())
+			continue
+		}
+		if got := strings.Join(strings.Fields(rows.Text()), " "); !strings.Contains(got, want) {
+			t.Errorf("%s: the match reads %q, want %q", tc.path, got, want)
+		}
+	}
+}
+
+func mustGame(t *testing.T, s *server, id int64) db.Game {
+	t.Helper()
+	g, err := s.DB.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}

@@ -59,6 +59,17 @@ func (h *pageHandler) home(c echo.Context) error {
 			*list.out = append(*list.out, r)
 		}
 	}
+	for _, finished := range []bool{false, true} {
+		ms, err := h.db.Matches(ctx, db.MatchFilter{UserID: v.ID, Finished: finished, Multi: multiGameVariants(), Limit: 10})
+		if err != nil {
+			return err
+		}
+		rows, err := matchRows(ms)
+		if err != nil {
+			return err
+		}
+		d.Matches = append(d.Matches, rows...)
+	}
 	mine, err := h.db.ChallengesBy(ctx, v.ID)
 	if err != nil {
 		return err

@@ -182,3 +182,50 @@ func challengeRow(c db.Challenge, userID int64) views.ChallengeRow {
 	r.CanDecline = userID != 0 && c.Opponent.ID == userID
 	return r
 }
+
+// multiGameVariants lists every {game, variant} made as a match of
+// several games.
+func multiGameVariants() [][2]string {
+	var out [][2]string
+	for _, e := range engines() {
+		for _, v := range e.Variants() {
+			if v.Match {
+				out = append(out, [2]string{e.Key(), v.Key})
+			}
+		}
+	}
+	return out
+}
+
+// matchRows are matches in a list: the players, the totals of the games
+// that count for them (game 1 + game 2: see matchPanel) and the result,
+// or which game is being played.
+func matchRows(list []db.MatchGames) ([]views.MatchRow, error) {
+	out := make([]views.MatchRow, 0, len(list))
+	for _, mg := range list {
+		if len(mg.Games) == 0 {
+			continue
+		}
+		eng, err := mg.Games[0].Engine()
+		if err != nil {
+			return nil, err
+		}
+		last := mg.Games[len(mg.Games)-1]
+		panel := matchPanel(eng, mg.Match, mg.Games, 0)
+		if panel == nil {
+			continue
+		}
+		r := views.MatchRow{
+			Href:    fmt.Sprintf("/games/%d", last.ID),
+			Title:   eng.Title() + " · " + variantTitle(eng, mg.Variant),
+			Players: panel.Players,
+			Totals:  panel.Totals,
+			Status:  panel.Result,
+		}
+		if r.Status == "" {
+			r.Status = gameLabel(last) + " in progress"
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -54,11 +54,21 @@ type GameRow struct {
 	Clock    string // "2 days 3 hours left"
 }
 
+// MatchRow is a match of several games in a list.
+type MatchRow struct {
+	Href    string    // the match's latest game
+	Title   string    // "TRENCH · Official match (2 games)"
+	Players [2]string // match players
+	Totals  [2]string // game 1 + game 2, e.g. "72 pts"
+	Status  string    // the result ("alice wins the match 80–64."), or "Game 2 in progress"
+}
+
 // Dashboard is the signed-in home page.
 type Dashboard struct {
 	Page
 	Games         []GameRow
 	Finished      []GameRow
+	Matches       []MatchRow // the player's matches: in progress, then recently finished
 	MyChallenges  []ChallengeRow
 	OpenChallenge []ChallengeRow
 	Unread        []UnreadRow // games with messages not yet read
@@ -282,6 +292,7 @@ type ArchiveRow struct {
 type ArchivePage struct {
 	Page
 	Rows     []ArchiveRow
+	Matches  []MatchRow // the latest finished matches of several games (of the player filtered on)
 	Total    int
 	Games    []Option
 	Variants []Option
@@ -309,6 +320,7 @@ type PlayerPage struct {
 	Records       []PlayerRecordRow
 	Active        []GameRow
 	Finished      []GameRow
+	Matches       []MatchRow // finished matches of several games
 	ArchiveHref   string
 	ChallengeHref string
 	Ratings       []RatingRow
