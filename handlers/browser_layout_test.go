@@ -82,3 +82,47 @@ func TestBrowserPhoneBoard(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserMatchPanel: the match panel in the side column keeps game
+// names and scores on one line and has no blank space above its heading.
+func TestBrowserMatchPanel(t *testing.T) {
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	b.signUp("carol")
+	bob := s.newClient(t)
+	bob.SignUp("bob")
+	g := finishByResign(t, s, "carol", "bob", "bob", "trench", "match", 6)
+	b.open(fmt.Sprintf("/games/%d", g.ID))
+	b.shot("match-panel")
+	type wrap struct {
+		Lines   []int
+		Texts   []string
+		HeadGap float64
+	}
+	w, err := chromedp.Run(b.ctx, chromedp.Evaluate[wrap](`(() => {
+		const out = {Lines: [], Texts: []};
+		for (const td of document.querySelectorAll('#match tr > :nth-child(-n+3)')) {
+			const r = document.createRange();
+			r.selectNodeContents(td);
+			const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+			out.Lines.push(tops.size);
+			out.Texts.push(td.textContent.trim());
+		}
+		const panel = document.querySelector('#match').getBoundingClientRect();
+		const h2 = document.querySelector('#match h2').getBoundingClientRect();
+		out.HeadGap = h2.top - panel.top;
+		return out;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range w.Lines {
+		if n > 1 {
+			t.Errorf("the match panel wraps %q over %d lines", w.Texts[i], n)
+		}
+	}
+	if w.HeadGap > 20 {
+		t.Errorf("%.0f px of blank space above the match panel's heading", w.HeadGap)
+	}
+
+}
