@@ -124,5 +124,4 @@ func TestBrowserMatchPanel(t *testing.T) {
 	if w.HeadGap > 20 {
 		t.Errorf("%.0f px of blank space above the match panel's heading", w.HeadGap)
 	}
-
 }
