@@ -412,3 +412,35 @@ func mustGame(t *testing.T, s *server, id int64) db.Game {
 	}
 	return g
 }
+
+// TestRulesPagesDrawUnitsAndStart: each game's rules page shows its units
+// as drawn on the board and a diagram of the starting position.
+func TestRulesPagesDrawUnitsAndStart(t *testing.T) {
+	s := startServer(t, "", nil)
+	v := s.newClient(t)
+	for _, tc := range []struct {
+		game         string
+		icons, units int // unit icons in the tables, units in the diagram
+	}{
+		{"trench", 10, 32},
+		{"trenches", 4, 16},
+		{"cards", 0, 0},
+	} {
+		v.Get("/rules/" + tc.game)
+		v.wantStatus(http.StatusOK)
+		if n := v.Last.Find("table .rules-units svg use").Length(); n != tc.icons {
+			t.Errorf("%s: %d unit icons in the rules' tables, want %d", tc.game, n, tc.icons)
+		}
+		d := v.Last.Find("#start-diagram svg")
+		if d.Length() != 1 {
+			t.Errorf("%s: no diagram of the starting position", tc.game)
+			continue
+		}
+		if n := d.Find("g use, svg > use").Length(); n != tc.units {
+			t.Errorf("%s: the diagram shows %d units, want %d", tc.game, n, tc.units)
+		}
+		if tc.game == "cards" && d.Find(`rect[fill="url(#back)"]`).Length() != 14 {
+			t.Errorf("cards: the diagram shows %d face-down cards, want 14", d.Find(`rect[fill="url(#back)"]`).Length())
+		}
+	}
+}
