@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/trench-games/trench/rules"
 )
 
 // shot saves a screenshot of the page as name.png in $TRENCH_SHOTS, when
@@ -123,5 +125,35 @@ func TestBrowserMatchPanel(t *testing.T) {
 	}
 	if w.HeadGap > 20 {
 		t.Errorf("%.0f px of blank space above the match panel's heading", w.HeadGap)
+	}
+}
+
+// TestBrowserFinishedCardTable: a card game lost by running out of cards
+// leaves the loser's hand empty; the finished table does not keep a
+// card-high empty green area for it.
+func TestBrowserFinishedCardTable(t *testing.T) {
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	b.signUp("carol")
+	bob := s.newClient(t)
+	bob.SignUp("bob")
+	var lost int64
+	for i := 0; i < 20 && lost == 0; i++ {
+		id := startRated(t, s, "carol", "bob", "cards", "short")
+		g := playRandom(t, s, id, 3000)
+		if g.Finished() && g.Winner.Valid() && g.Side[g.Winner].Name == "bob" && g.Reason != rules.ReasonRepetition {
+			lost = id
+		}
+	}
+	if lost == 0 {
+		t.Fatal("no random game lost by carol running out of cards")
+	}
+	b.open(fmt.Sprintf("/games/%d", lost))
+	b.shot("cards-lost")
+	if n := b.count(".cards-info-mine .cards-hand > *"); n != 0 {
+		t.Fatalf("the loser's hand shows %d things, want none", n)
+	}
+	if h := b.rect(".cards-info-mine .cards-hand").Height; h > 12 {
+		t.Errorf("the empty hand keeps %.0f px of empty table", h)
 	}
 }
