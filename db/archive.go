@@ -114,13 +114,13 @@ type Record struct {
 }
 
 // PlayerRecords returns userID's wins, losses and draws per game (engine
-// key), over finished games, sorted by game key.
+// key), over finished games that were not aborted, sorted by game key.
 func (db *DB) PlayerRecords(ctx context.Context, userID int64) ([]Record, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT game,
 		SUM(CASE WHEN (winner = 0 AND side0_id = ?1) OR (winner = 1 AND side1_id = ?1) THEN 1 ELSE 0 END),
 		SUM(CASE WHEN (winner = 1 AND side0_id = ?1) OR (winner = 0 AND side1_id = ?1) THEN 1 ELSE 0 END),
 		SUM(CASE WHEN winner = -1 THEN 1 ELSE 0 END)
-		FROM games WHERE status = 'finished' AND (side0_id = ?1 OR side1_id = ?1) GROUP BY game ORDER BY game`, userID)
+		FROM games WHERE status = 'finished' AND `+notAborted+` AND (side0_id = ?1 OR side1_id = ?1) GROUP BY game ORDER BY game`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: player records: %w", err)
 	}

@@ -37,14 +37,34 @@ type Game struct {
 	TurnStarted  time.Time        // when the side to move started its turn
 	Deadline     time.Time        // the side to move loses on time after it (a vacation moves it)
 	ArmisticeBy  rules.Side       // NoSide when no offer is open
-	LastMove     string
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	EndedAt      time.Time
+	// ArmisticeDeclined is the side whose armistice offer the opponent
+	// declined, which may not offer again until it has moved; NoSide when
+	// none.
+	ArmisticeDeclined rules.Side
+	LastMove          string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	EndedAt           time.Time
 }
 
 // Finished reports whether the game has ended.
 func (g Game) Finished() bool { return g.Status == "finished" }
+
+// Aborted reports whether the game ended by an armistice or a resignation
+// before both sides had moved (at ply 0 or 1): it changes no rating and
+// counts in no record. A player who lets the first move's time run out
+// still loses on time.
+func (g Game) Aborted() bool { return g.Finished() && aborts(g.Ply, g.Reason) }
+
+// aborts reports whether a game ending at ply for reason is aborted (see
+// Game.Aborted).
+func aborts(ply int, r rules.Reason) bool {
+	return ply < 2 && (r == rules.ReasonArmistice || r == rules.ReasonResigned)
+}
+
+// notAborted is the SQL condition on the games table matching Game.Aborted's
+// opposite for finished games.
+const notAborted = `NOT (ply < 2 AND reason IN ('` + string(rules.ReasonArmistice) + `', '` + string(rules.ReasonResigned) + `'))`
 
 // SideOf returns the side userID plays in g, or NoSide.
 func (g Game) SideOf(userID int64) rules.Side {
@@ -93,12 +113,13 @@ const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swap
 	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.state, g.ply, g.to_move,
 	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
 	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
-	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply
+	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply,
+	COALESCE(g.armistice_declined, -1)
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	var g Game
-	var toMove, winner, armistice int
+	var toMove, winner, armistice, declined int
 	var deadline, created, updated, bi, ba, bm, b0, b1, turn int64
 	var ended sql.NullInt64
 	var reason string
@@ -106,7 +127,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
 		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
 		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
-		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly)
+		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly, &declined)
 	if g.Clock.Kind == "move" {
 		g.Clock.DaysPerMove = g.DaysPerMove
 	}
@@ -114,6 +135,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	g.Bank = [2]time.Duration{secs(b0), secs(b1)}
 	g.TurnStarted = fromUnix(turn)
 	g.ToMove, g.Winner, g.ArmisticeBy = rules.Side(toMove), rules.Side(winner), rules.Side(armistice)
+	g.ArmisticeDeclined = rules.Side(declined)
 	g.Reason = rules.Reason(reason)
 	g.Deadline, g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(deadline), fromUnix(created), fromUnix(updated), fromNullUnix(ended)
 	return g, err
@@ -190,6 +212,21 @@ func (db *DB) FinishedGames(ctx context.Context, userID int64, limit int) ([]Gam
 // MatchGames returns the games of match id in order.
 func (db *DB) MatchGames(ctx context.Context, matchID int64) ([]Game, error) {
 	return db.games(ctx, `WHERE g.match_id = ? ORDER BY g.number`, matchID)
+}
+
+// NextWaiting returns the id of the active game other than exceptID that
+// waits for userID's move with the earliest deadline, or 0 when none does.
+func (db *DB) NextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
+	var id int64
+	err := db.read.QueryRowContext(ctx, `SELECT id FROM games WHERE status = 'active' AND id != ?2
+		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1)) ORDER BY deadline, id LIMIT 1`, userID, exceptID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("db: next waiting game: %w", err)
+	}
+	return id, nil
 }
 
 // TurnCount returns how many active games wait for userID's move.
@@ -356,9 +393,10 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		}
 	}
 	if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
-		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?`,
+		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?,
+		armistice_declined = CASE WHEN armistice_declined = ? THEN NULL ELSE armistice_declined END`,
 		next.Encode(), ply, int(toMove), move, unix(dl), res.Score[0], res.Score[1],
-		seconds(banks[0]), seconds(banks[1]), unix(now), turnPly); err != nil {
+		seconds(banks[0]), seconds(banks[1]), unix(now), turnPly, int(side)); err != nil {
 		return nil, err
 	}
 	if res.Over {
@@ -378,8 +416,9 @@ func (db *DB) Resign(ctx context.Context, gameID, userID int64, ply int, now tim
 }
 
 // OfferArmistice records userID's offer to end game id by agreement; the
-// next move by either side withdraws it. Errors: as Resign, and
-// KindInvalid for a game without armistice.
+// next move by either side withdraws it. Errors: as Resign, KindInvalid
+// for a game without armistice, and KindConflict when an offer is open or
+// userID's last offer was declined and they have not moved since.
 func (db *DB) OfferArmistice(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
 	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
 		if err := armisticeAllowed(g); err != nil {
@@ -391,12 +430,17 @@ func (db *DB) OfferArmistice(ctx context.Context, gameID, userID int64, ply int,
 		if g.ArmisticeBy == side.Other() {
 			return Errorf(KindConflict, "Your opponent has offered an armistice: accept or decline it.")
 		}
+		if g.ArmisticeDeclined == side {
+			return Errorf(KindConflict, "Your opponent declined your armistice: you may offer again after your next move.")
+		}
 		return updateGame(ctx, tx, g, now, `armistice_by = ?`, int(side))
 	})
 }
 
-// AnswerArmistice accepts (ending the game, points counted) or declines the
-// opponent's open armistice offer in game id. Errors: as Resign, and
+// AnswerArmistice accepts (ending the game as the rules count an
+// armistice: TRENCH counts the points, the card game draws) or declines
+// the opponent's open armistice offer in game id; a declined offer is
+// recorded (Game.ArmisticeDeclined) until its maker moves. Errors: as Resign, and
 // KindConflict when no offer from the opponent is open.
 func (db *DB) AnswerArmistice(ctx context.Context, gameID, userID int64, ply int, accept bool, now time.Time) (Game, error) {
 	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
@@ -407,7 +451,7 @@ func (db *DB) AnswerArmistice(ctx context.Context, gameID, userID int64, ply int
 			return Errorf(KindConflict, "There is no armistice offer from your opponent to answer.")
 		}
 		if !accept {
-			return updateGame(ctx, tx, g, now, `armistice_by = NULL`)
+			return updateGame(ctx, tx, g, now, `armistice_by = NULL, armistice_declined = ?`, int(side.Other()))
 		}
 		return finishGame(ctx, tx, g, st.Armistice(), now)
 	})
@@ -483,8 +527,10 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 		int(res.Winner), res.Score[0], res.Score[1], string(res.Reason), unix(now)); err != nil {
 		return err
 	}
-	if err := rateGame(ctx, tx, g, res, now); err != nil {
-		return err
+	if !aborts(g.Ply, res.Reason) { // an aborted game is not rated
+		if err := rateGame(ctx, tx, g, res, now); err != nil {
+			return err
+		}
 	}
 	m, err := matchRowByID(ctx, tx, g.MatchID)
 	if err != nil {

@@ -26,7 +26,12 @@ func playRated(t *testing.T, store *db.DB, a, b, winner db.User, when time.Time)
 	if winner.ID == a.ID {
 		loser = b
 	}
-	if _, err := store.Resign(ctx, id, loser.ID, 0, when); err != nil {
+	g, err := store.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = playOpeningAt(t, store, g, when) // a game resigned before both have moved is not rated
+	if _, err := store.Resign(ctx, id, loser.ID, g.Ply, when); err != nil {
 		t.Fatal(err)
 	}
 }

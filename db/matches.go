@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -59,4 +60,77 @@ func (db *DB) Match(ctx context.Context, id int64) (Match, error) {
 	}
 	m.CreatedAt, m.EndedAt = fromUnix(created), fromNullUnix(ended)
 	return m, nil
+}
+
+// MatchFilter selects matches of several games for a list.
+type MatchFilter struct {
+	UserID   int64       // matches this player plays; 0: anyone's
+	Finished bool        // finished matches (the latest ended first); else active ones
+	Multi    [][2]string // {game, variant} pairs made as matches of several games
+	Limit    int         // at most this many (20 when 0)
+}
+
+// MatchGames is a match with its games in order.
+type MatchGames struct {
+	Match
+	Games []Game
+}
+
+// Matches returns the matches of several games chosen by f: those made
+// with a variant of f.Multi, or that have more than one game; each with
+// its games.
+func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchGames, error) {
+	where := []string{"m.status = ?"}
+	args := []any{"active"}
+	order := "m.created_at DESC, m.id DESC"
+	if f.Finished {
+		args[0] = "finished"
+		order = "m.ended_at DESC, m.id DESC"
+	}
+	if f.UserID != 0 {
+		where = append(where, "(m.player0_id = ? OR m.player1_id = ?)")
+		args = append(args, f.UserID, f.UserID)
+	}
+	multi := []string{"(SELECT COUNT(*) FROM games x WHERE x.match_id = m.id) > 1"}
+	for _, gv := range f.Multi {
+		multi = append(multi, "(m.game = ? AND m.variant = ?)")
+		args = append(args, gv[0], gv[1])
+	}
+	where = append(where, "("+strings.Join(multi, " OR ")+")")
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	args = append(args, limit)
+	rows, err := db.read.QueryContext(ctx, `SELECT m.id FROM matches m WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY `+order+` LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("db: matches: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("db: matches: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("db: matches: %w", err)
+	}
+	out := make([]MatchGames, 0, len(ids))
+	for _, id := range ids {
+		m, err := db.Match(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		gs, err := db.MatchGames(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, MatchGames{Match: m, Games: gs})
+	}
+	return out, nil
 }

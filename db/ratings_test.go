@@ -35,6 +35,29 @@ func startMatch(t *testing.T, store *db.DB, creator, opponent db.User, game, var
 	return g
 }
 
+// playOpening plays one legal move for each side, so that g is no longer
+// abortable and its result is rated.
+func playOpening(t *testing.T, store *db.DB, g db.Game) db.Game {
+	t.Helper()
+	return playOpeningAt(t, store, g, t0)
+}
+
+// playOpeningAt is playOpening with the moves made at when.
+func playOpeningAt(t *testing.T, store *db.DB, g db.Game, when time.Time) db.Game {
+	t.Helper()
+	for g.Ply < 2 {
+		st, err := g.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err = store.PlayMove(context.Background(), db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: g.Ply, Move: st.Legal(g.ToMove)[0]}, when)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
 // resignAs ends g by loser's resignation.
 func resignAs(t *testing.T, store *db.DB, g db.Game, loser db.User) db.Game {
 	t.Helper()
@@ -63,7 +86,7 @@ func TestRatedGameUpdatesBothPlayers(t *testing.T) {
 	if r := rating(t, store, u[0], "trench"); r.Rating != 1500 || r.RD != 350 || r.Volatility != 0.06 || r.Games != 0 {
 		t.Fatalf("a new player's rating is %+v, want 1500/350/0.06 and no games", r)
 	}
-	resignAs(t, store, g, u[1]) // ann wins
+	g = resignAs(t, store, playOpening(t, store, g), u[1]) // ann wins
 	ann, bob := rating(t, store, u[0], "trench"), rating(t, store, u[1], "trench")
 	// Both new: the winner gains what the loser loses, about 162 points.
 	if !approx(ann.Rating, 1662.31) || !approx(bob.Rating, 1337.69) {
@@ -90,7 +113,7 @@ func TestUnratedGameLeavesRatingsAlone(t *testing.T) {
 	store, _ := open(t)
 	u := users(t, store, "ann", "bob")
 	// A rated game first, then an unrated one: only the first counts.
-	resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true), u[1])
+	resignAs(t, store, playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true)), u[1])
 	before := rating(t, store, u[0], "trench")
 	g := resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", false), u[0])
 	if after := rating(t, store, u[0], "trench"); after != before {
@@ -108,8 +131,8 @@ func TestUnratedGameLeavesRatingsAlone(t *testing.T) {
 func TestRatingsArePerGame(t *testing.T) {
 	store, _ := open(t)
 	u := users(t, store, "ann", "bob")
-	resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true), u[1])     // ann wins TRENCH
-	resignAs(t, store, startMatch(t, store, u[0], u[1], "trenches", "standard", true), u[0]) // bob wins Trenches
+	resignAs(t, store, playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true)), u[1])     // ann wins TRENCH
+	resignAs(t, store, playOpening(t, store, startMatch(t, store, u[0], u[1], "trenches", "standard", true)), u[0]) // bob wins Trenches
 	if r := rating(t, store, u[0], "trench"); r.Rating <= 1500 || r.Games != 1 {
 		t.Errorf("ann's TRENCH rating %+v, want above 1500 after one game", r)
 	}
@@ -131,12 +154,12 @@ func TestRatingsArePerGame(t *testing.T) {
 func TestDrawScoresHalf(t *testing.T) {
 	store, _ := open(t)
 	u := users(t, store, "ann", "bob")
-	g := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	g := playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true))
 	ctx := context.Background()
-	if _, err := store.OfferArmistice(ctx, g.ID, u[0].ID, 0, t0); err != nil {
+	if _, err := store.OfferArmistice(ctx, g.ID, u[0].ID, g.Ply, t0); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := store.AnswerArmistice(ctx, g.ID, u[1].ID, 0, true, t0); err != nil || g.Winner != rules.NoSide {
+	if g, err := store.AnswerArmistice(ctx, g.ID, u[1].ID, g.Ply, true, t0); err != nil || g.Winner != rules.NoSide {
 		t.Fatalf("armistice: winner %v, %v; want a draw", g.Winner, err)
 	}
 	ann, bob := rating(t, store, u[0], "trench"), rating(t, store, u[1], "trench")
@@ -150,7 +173,7 @@ func TestDrawScoresHalf(t *testing.T) {
 func TestEachGameOfAMatchIsRated(t *testing.T) {
 	store, _ := open(t)
 	u := users(t, store, "ann", "bob")
-	g := startMatch(t, store, u[0], u[1], "trench", "match", true)
+	g := playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "match", true))
 	resignAs(t, store, g, u[1])
 	if r := rating(t, store, u[0], "trench"); r.Games != 1 || r.Rating <= 1500 {
 		t.Fatalf("after game 1 of the match ann's rating is %+v", r)
@@ -177,12 +200,12 @@ func rawDB(t *testing.T, path string) *sql.DB {
 func TestRatingFailureKeepsNoResult(t *testing.T) {
 	store, path := open(t)
 	u := users(t, store, "ann", "bob")
-	g := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	g := playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true))
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`CREATE TRIGGER no_rating BEFORE INSERT ON rating_changes BEGIN SELECT RAISE(ABORT, 'planted fault'); END`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Resign(context.Background(), g.ID, u[1].ID, 0, t0); err == nil {
+	if _, err := store.Resign(context.Background(), g.ID, u[1].ID, g.Ply, t0); err == nil {
 		t.Fatal("the resignation went through although its rating update failed")
 	}
 	after, err := store.Game(context.Background(), g.ID)
@@ -207,12 +230,12 @@ func TestRatingFailureKeepsNoResult(t *testing.T) {
 func TestFailedFinishLeavesRatingsUntouched(t *testing.T) {
 	store, path := open(t)
 	u := users(t, store, "ann", "bob")
-	g := startMatch(t, store, u[0], u[1], "trench", "match", true)
+	g := playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "match", true))
 	raw := rawDB(t, path)
 	if _, err := raw.Exec(`CREATE TRIGGER no_game_2 BEFORE INSERT ON games WHEN NEW.number = 2 BEGIN SELECT RAISE(ABORT, 'planted fault'); END`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Resign(context.Background(), g.ID, u[1].ID, 0, t0); err == nil {
+	if _, err := store.Resign(context.Background(), g.ID, u[1].ID, g.Ply, t0); err == nil {
 		t.Fatal("the resignation went through although the next game could not start")
 	}
 	for _, p := range u {
@@ -237,7 +260,7 @@ func TestRDWidensWithoutGames(t *testing.T) {
 	store, _ := open(t)
 	ctx := context.Background()
 	u := users(t, store, "ann", "bob", "cid")
-	resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true), u[1])
+	resignAs(t, store, playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true)), u[1])
 	later := t0.Add(100 * 24 * time.Hour)
 	if r, err := store.Rating(ctx, u[0].ID, "trench", t0); err != nil || math.Abs(r.RD-290.32) > 0.01 {
 		t.Fatalf("RD right after the game %.2f (%v), want 290.32", r.RD, err)
@@ -264,8 +287,12 @@ func TestRDWidensWithoutGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := store.Resign(ctx, id, u[1].ID, 0, later)
+	g, err := store.Game(ctx, id)
 	if err != nil {
+		t.Fatal(err)
+	}
+	g = playOpeningAt(t, store, g, later)
+	if g, err = store.Resign(ctx, id, u[1].ID, g.Ply, later); err != nil {
 		t.Fatal(err)
 	}
 	gr, err := store.GameRatings(ctx, g, later)
@@ -275,6 +302,40 @@ func TestRDWidensWithoutGames(t *testing.T) {
 	for i, ch := range gr.Change {
 		if math.Abs(ch.RDBefore-294.30) > 0.01 {
 			t.Errorf("side %d's RD before the second game %.2f, want 294.30", i, ch.RDBefore)
+		}
+	}
+}
+
+// TestAbortedGameIsNotRated: a game that ends before both sides have
+// moved (an armistice at ply 0, a resignation at ply 1) changes no rating
+// and counts in no record.
+func TestAbortedGameIsNotRated(t *testing.T) {
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	ctx := context.Background()
+	g := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	if _, err := store.OfferArmistice(ctx, g.ID, u[0].ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.AnswerArmistice(ctx, g.ID, u[1].ID, 0, true, t0)
+	if err != nil || !g.Aborted() {
+		t.Fatalf("armistice at ply 0: %+v, %v; want an aborted game", g, err)
+	}
+	g = startMatch(t, store, u[0], u[1], "trench", "single", true)
+	st, _ := g.Decode()
+	g, err = store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: u[0].ID, Ply: 0, Move: st.Legal(g.ToMove)[0]}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g = resignAs(t, store, g, u[1]); !g.Aborted() {
+		t.Fatalf("resignation at ply 1: %+v; want an aborted game", g)
+	}
+	for _, p := range u {
+		if r := rating(t, store, p, "trench"); r.Games != 0 || r.Rating != 1500 {
+			t.Errorf("%s's rating after two aborted games: %+v", p.Name, r)
+		}
+		if recs, err := store.PlayerRecords(ctx, p.ID); err != nil || len(recs) != 0 {
+			t.Errorf("%s's records after two aborted games: %+v, %v", p.Name, recs, err)
 		}
 	}
 }

@@ -114,7 +114,7 @@ func TestRematchAccept(t *testing.T) {
 	// Not before the match is over.
 	_, err = store.OfferRematch(ctx, g.MatchID, u[0].ID, t0)
 	wantKind(t, err, db.KindConflict)
-	g = resignAs(t, store, g, u[0])
+	g = resignAs(t, store, playOpening(t, store, g), u[0])
 
 	_, err = store.OfferRematch(ctx, g.MatchID, u[2].ID, t0)
 	wantKind(t, err, db.KindForbidden)
@@ -160,7 +160,7 @@ func TestRematchAccept(t *testing.T) {
 	_, err = store.OfferRematch(ctx, g.MatchID, u[1].ID, t0)
 	wantKind(t, err, db.KindConflict)
 	// The rematch is rated like the match it repeats.
-	resignAs(t, store, ng, u[0])
+	resignAs(t, store, playOpening(t, store, ng), u[0])
 	if r := rating(t, store, u[1], "trench"); r.Games != 2 {
 		t.Fatalf("bob's rating after the rated rematch: %+v", r)
 	}

@@ -37,6 +37,7 @@ func playOut(t *testing.T, store *db.DB, id int64, lose func(p db.TournamentPair
 			if g.Finished() {
 				continue
 			}
+			g = playOpeningAt(t, store, g, now) // so that rated games are rated
 			if draw != nil && draw(p) {
 				if _, err := store.OfferArmistice(ctx, g.ID, g.Side[g.ToMove].ID, g.Ply, now); err != nil {
 					t.Fatal(err)

@@ -38,10 +38,11 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		}
 	}
 	rows, total, err := h.db.Archive(c.Request().Context(), f)
-	if err != nil {
+	noPlayer := f.Player != "" && db.KindOf(err) == db.KindNotFound
+	if err != nil && !noPlayer {
 		return err
 	}
-	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, PageNo: max(f.Page, 1)}
+	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: max(f.Page, 1)}
 	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
 	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
 	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}
@@ -63,6 +64,25 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	}
 	if err := archiveRatings(c.Request().Context(), h.db, rows, a.Rows); err != nil {
 		return err
+	}
+	// The latest finished matches of several games, on the first page:
+	// the player's when the filter names one.
+	if a.PageNo == 1 && !noPlayer {
+		mf := db.MatchFilter{Finished: true, Multi: multiGameVariants(), Limit: 10}
+		if f.Player != "" {
+			u, err := h.db.UserByName(c.Request().Context(), f.Player)
+			if err != nil {
+				return err
+			}
+			mf.UserID = u.ID
+		}
+		ms, err := h.db.Matches(c.Request().Context(), mf)
+		if err != nil {
+			return err
+		}
+		if a.Matches, err = matchRows(ms); err != nil {
+			return err
+		}
 	}
 	page := func(n int) string {
 		q := url.Values{}
@@ -96,10 +116,16 @@ func archiveRow(r db.ArchiveRow) (views.ArchiveRow, error) {
 		Game:    gameTitle(eng, g),
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
-		Result:  resultText(eng, g, rules.NoSide),
+		Result:  resultText(eng, g, rules.NoSide, ""),
 		Score:   fmt.Sprintf("%s – %s", rules.FormatScore(eng, g.Score[0]), rules.FormatScore(eng, g.Score[1])),
 		Moves:   r.Moves,
 		Ended:   g.EndedAt.Format("2006-01-02"),
+	}
+	switch {
+	case g.Aborted():
+		row.Score = "aborted"
+	case !rules.Scored(eng, g.Reason):
+		row.Score = endings[g.Reason]
 	}
 	if r.MatchGames > 1 && r.MatchStatus == "finished" {
 		row.Score += fmt.Sprintf(" · match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
@@ -144,16 +170,27 @@ func (h *archiveHandler) player(c echo.Context) error {
 		return err
 	}
 	now, viewer := h.now(), currentViewer(c).ID
-	if p.Active, err = gameRows(ctx, h.db, active, u.ID, viewer, now); err != nil {
+	who := u.Name
+	if viewer == u.ID {
+		who = ""
+	}
+	if p.Active, err = gameRowsAs(ctx, h.db, active, u.ID, viewer, who, now); err != nil {
 		return err
 	}
-	if p.Finished, err = gameRows(ctx, h.db, finished, u.ID, viewer, now); err != nil {
+	if p.Finished, err = gameRowsAs(ctx, h.db, finished, u.ID, viewer, who, now); err != nil {
 		return err
 	}
 	for _, list := range [][]views.GameRow{p.Active, p.Finished} {
 		for i := range list {
 			list[i].YourTurn = false
 		}
+	}
+	ms, err := h.db.Matches(ctx, db.MatchFilter{UserID: u.ID, Finished: true, Multi: multiGameVariants()})
+	if err != nil {
+		return err
+	}
+	if p.Matches, err = matchRows(ms); err != nil {
+		return err
 	}
 	return render(c, http.StatusOK, views.PlayerView(p), nil)
 }
@@ -207,7 +244,7 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	if g.Finished() {
 		r.Tags = append(r.Tags,
 			[2]string{"Ended", g.EndedAt.Format(time.RFC3339)},
-			[2]string{"Result", resultText(eng, g, rules.NoSide)},
+			[2]string{"Result", resultText(eng, g, rules.NoSide, "")},
 			[2]string{"Score", fmt.Sprintf("%d-%d", g.Score[0], g.Score[1])},
 		)
 	} else {

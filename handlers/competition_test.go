@@ -38,7 +38,18 @@ func ratedGame(t *testing.T, s *server, a, b, winner string, when time.Time) {
 	if winner == a {
 		loser = ub.ID
 	}
-	if _, err := s.DB.Resign(ctx, id, loser, 0, when); err != nil {
+	// Both sides move first: a game resigned before that is not rated.
+	g, err := s.DB.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g.Ply < 2 {
+		st, _ := g.Decode()
+		if g, err = s.DB.PlayMove(ctx, db.Play{GameID: id, UserID: g.Side[g.ToMove].ID, Ply: g.Ply, Move: st.Legal(g.ToMove)[0]}, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.DB.Resign(ctx, id, loser, g.Ply, when); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -239,7 +239,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	for i := range p.Players {
 		sd := rules.Side(i)
 		score := res.Score[i]
-		if g.Finished() && shownPly == g.Ply {
+		if g.Finished() && shownPly == g.Ply && rules.Scored(eng, g.Reason) {
 			score = g.Score[i]
 		}
 		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: rules.FormatScore(eng, score),
@@ -249,7 +249,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	p.TimeControl = g.Clock.String()
 	switch {
 	case g.Finished():
-		p.Status = resultText(eng, g, side)
+		p.Status = resultText(eng, g, side, "")
 	case side.Valid() && g.ToMove == side:
 		p.YourTurn = true
 		p.Status = "Your move"
@@ -269,7 +269,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.CanResign = true
 			p.ConfirmResign = c.QueryParam("confirm") == "resign"
 			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
-				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other()}
+				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other(),
+				DeclinedMine: g.ArmisticeDeclined == side, Terms: rules.ArmisticeText(eng)}
 		}
 		if review < 0 {
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
@@ -299,6 +300,17 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			if mg.Number == g.Number+1 {
 				p.NextGameHref = fmt.Sprintf("/games/%d", mg.ID)
 			}
+		}
+	}
+	// Not the viewer's turn here (they have just moved, or the game is
+	// over): offer the next game that waits for them.
+	if side.Valid() && !p.YourTurn && review < 0 {
+		next, err := h.db.NextWaiting(c.Request().Context(), v.ID, g.ID)
+		if err != nil {
+			return views.GamePage{}, err
+		}
+		if next != 0 {
+			p.NextWaitingHref = fmt.Sprintf("/games/%d", next)
 		}
 	}
 	if err := h.ratings(c, s, &p); err != nil {
@@ -476,9 +488,10 @@ func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.
 		return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
 	}
 	log := make([]views.LogLine, 0, len(moves)-from)
+	dark := rules.DarkSide(eng)
 	for i, m := range moves {
 		if i >= from {
-			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Text: cur.Describe(m.Move, seer)})
+			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: cur.Describe(m.Move, seer)})
 		}
 		if i < len(moves)-1 {
 			if cur, err = cur.Apply(m.Move); err != nil {
@@ -507,13 +520,15 @@ func variantIsMatch(e rules.Engine, key string) bool {
 }
 
 // matchPanel is the match's games and totals, or nil for a match of one
-// game that is not over.
+// game that is not over. The totals are those of the games before a
+// decider (spec "Official match": game 1 + game 2); the decider stands on
+// its own line.
 func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *views.MatchPanel {
 	if len(games) <= 1 && !variantIsMatch(eng, m.Variant) {
 		return nil
 	}
 	panel := &views.MatchPanel{Players: [2]string{m.Player[0].Name, m.Player[1].Name}}
-	var totals [2]int
+	var totals, decider [2]int
 	for _, g := range games {
 		// Scores per match player: match player 0 plays side 1 when swapped.
 		s := g.Score
@@ -523,24 +538,31 @@ func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *v
 		mg := views.MatchGame{Label: gameLabel(g), Href: fmt.Sprintf("/games/%d", g.ID), Current: g.ID == current,
 			Score: [2]string{rules.FormatScore(eng, s[0]), rules.FormatScore(eng, s[1])}}
 		if g.Finished() {
-			mg.Result = resultText(eng, g, rules.NoSide)
+			mg.Result = resultText(eng, g, rules.NoSide, "")
 		} else {
 			mg.Result = "in progress"
+		}
+		if g.Variant == "decider" {
+			panel.Decider, decider = &mg, s
+			continue
 		}
 		panel.Games = append(panel.Games, mg)
 		totals[0] += s[0]
 		totals[1] += s[1]
 	}
-	if m.Status == "finished" {
-		totals = m.Totals
-	}
 	panel.Totals = [2]string{rules.FormatScore(eng, totals[0]), rules.FormatScore(eng, totals[1])}
 	if m.Status == "finished" {
-		switch m.Winner {
-		case 0, 1:
-			panel.Result = fmt.Sprintf("%s wins the match %d–%d.", m.Player[m.Winner].Name, m.Totals[m.Winner], m.Totals[1-m.Winner])
+		switch w := m.Winner; {
+		case w != 0 && w != 1:
+			panel.Result = fmt.Sprintf("The match is drawn %d–%d.", totals[0], totals[1])
+			if panel.Decider != nil {
+				panel.Result = fmt.Sprintf("The match is drawn: totals %d–%d, decider %d–%d.", totals[0], totals[1], decider[0], decider[1])
+			}
+		case panel.Decider != nil:
+			panel.Result = fmt.Sprintf("%s wins the match in the decider, %d–%d (totals %d–%d).",
+				m.Player[w].Name, decider[w], decider[1-w], totals[w], totals[1-w])
 		default:
-			panel.Result = fmt.Sprintf("The match is drawn %d–%d.", m.Totals[0], m.Totals[1])
+			panel.Result = fmt.Sprintf("%s wins the match %d–%d.", m.Player[w].Name, totals[w], totals[1-w])
 		}
 	}
 	return panel

@@ -431,7 +431,9 @@ func TestFeed(t *testing.T) {
 	if len(f.Entries) != 1 || f.Entries[0].Links[0].Href != link || f.Entries[0].ID == first {
 		t.Fatalf("bob's feed after alice's move: %+v", f)
 	}
-	// A finished game is listed too.
+	// A finished game is listed too (bob moves first: a resignation
+	// before both sides have moved aborts the game).
+	clickMove(t, b, id, func(int) int { return 0 })
 	g, err := s.DB.Game(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)

@@ -53,6 +53,17 @@ func (h *pageHandler) home(c echo.Context) error {
 	if d.Finished, err = gameRows(ctx, h.db, finished, v.ID, v.ID, now); err != nil {
 		return err
 	}
+	for _, finished := range []bool{false, true} {
+		ms, err := h.db.Matches(ctx, db.MatchFilter{UserID: v.ID, Finished: finished, Multi: multiGameVariants(), Limit: 10})
+		if err != nil {
+			return err
+		}
+		rows, err := matchRows(ms)
+		if err != nil {
+			return err
+		}
+		d.Matches = append(d.Matches, rows...)
+	}
 	mine, err := h.db.ChallengesBy(ctx, v.ID)
 	if err != nil {
 		return err
@@ -76,14 +87,20 @@ func (h *pageHandler) home(c echo.Context) error {
 func (h *pageHandler) rules(c echo.Context) error {
 	game := c.Param("game")
 	title := "Rules"
+	var start any // the starting position's view, drawn as a diagram
 	if game != "" {
 		e, ok := rules.Lookup(game)
 		if !ok {
 			return db.Errorf(db.KindNotFound, "There is no game called %q here.", game)
 		}
 		title = e.Title() + " rules"
+		st, err := e.Start(e.FirstGame(e.Variants()[0].Key), 1)
+		if err != nil {
+			return err
+		}
+		start = st.View(rules.NoSide)
 	}
-	return render(c, http.StatusOK, views.RulesView(pageOf(c, title), game), nil)
+	return render(c, http.StatusOK, views.RulesView(pageOf(c, title), game, start), nil)
 }
 
 // paramID parses the :id path parameter. Errors: KindNotFound.

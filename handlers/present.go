@@ -52,11 +52,11 @@ func gameLabel(g db.Game) string {
 }
 
 // gameTitle is a game's name in lists and headings: the game, the rules
-// the match was made with, and which game of the match it is after the
-// first.
+// the match was made with, and, in a match of several games, which game
+// of the match it is.
 func gameTitle(eng rules.Engine, g db.Game) string {
 	t := eng.Title() + " · " + variantTitle(eng, g.MatchVariant)
-	if g.Number > 1 {
+	if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
 		t += " · " + gameLabel(g)
 	}
 	return t
@@ -107,29 +107,58 @@ func plural(n int, unit string) string {
 	return strconv.Itoa(n) + " " + unit + "s"
 }
 
-// resultText describes a finished game's result, from the viewer's side
-// when they played it.
-func resultText(eng rules.Engine, g db.Game, viewer rules.Side) string {
-	names := eng.SideNames()
-	score := fmt.Sprintf("%d–%d", g.Score[0], g.Score[1])
-	why := ""
+// endings says how a game ended when its score is not shown.
+var endings = map[rules.Reason]string{rules.ReasonResigned: "by resignation", rules.ReasonTimeout: "on time"}
+
+// resultText describes a finished game's result to a reader. With viewer
+// a side of the game it speaks of that side: as "You" when who is "",
+// else by the name who (a profile); the score is then that side's first
+// ("You won 62–54", "bob lost 54–62"). For anyone else it names the
+// winner, whose score comes first ("bob (White) won 62–54"). A game whose
+// ending has no score (rules.Scored) says how it ended instead ("won by
+// resignation"); an aborted game says so.
+func resultText(eng rules.Engine, g db.Game, viewer rules.Side, who string) string {
+	if g.Aborted() {
+		return "Aborted (" + string(g.Reason) + " before both sides had moved)"
+	}
+	first := viewer
+	if !first.Valid() {
+		first = g.Winner
+	}
+	if !first.Valid() {
+		first = rules.Side0
+	}
+	score := fmt.Sprintf("%d–%d", g.Score[first], g.Score[first.Other()])
 	if g.Reason != "" {
-		why = " (" + string(g.Reason) + ")"
+		score += " (" + string(g.Reason) + ")"
+	}
+	if !rules.Scored(eng, g.Reason) {
+		score = endings[g.Reason]
+	}
+	subject := who
+	if who == "" {
+		subject = "You"
 	}
 	switch {
 	case g.Winner == rules.NoSide:
-		return "Drawn " + score + why
+		return "Drawn " + score
 	case viewer.Valid() && g.Winner == viewer:
-		return "You won " + score + why
+		return subject + " won " + score
 	case viewer.Valid():
-		return "You lost " + score + why
+		return subject + " lost " + score
 	}
-	return fmt.Sprintf("%s (%s) won %s%s", g.Side[g.Winner].Name, names[g.Winner], score, why)
+	return fmt.Sprintf("%s (%s) won %s", g.Side[g.Winner].Name, eng.SideNames()[g.Winner], score)
 }
 
 // gameRow is a game in the dashboard's lists, seen by userID (the lists'
 // owner) and shown to viewerID, with its clock cs (db.Clocks).
 func gameRow(g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow, error) {
+	return gameRowAs(g, userID, viewerID, "", cs)
+}
+
+// gameRowAs is gameRow in a list of userID's games; who names userID in
+// the text ("" for "you": the reader is userID).
+func gameRowAs(g db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
 	eng, err := g.Engine()
 	if err != nil {
 		return views.GameRow{}, err
@@ -140,13 +169,15 @@ func gameRow(g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow
 		r.Opponent = g.Side[side.Other()].Name
 		r.YourSide = eng.SideNames()[side]
 	}
-	if g.Finished() {
-		r.Status = resultText(eng, g, side)
+	switch {
+	case g.Finished():
+		r.Status = resultText(eng, g, side, who)
 		return r, nil
-	}
-	if g.ToMove == side {
+	case g.ToMove == side && who == "":
 		r.YourTurn, r.Status = true, "Your move"
-	} else {
+	case g.ToMove == side:
+		r.Status = who + " to move"
+	default:
 		r.Status = "Waiting for " + g.Side[g.ToMove].Name
 	}
 	r.Clock = clockText(cs.Left)
@@ -160,13 +191,18 @@ func gameRow(g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow
 // gameRows returns the rows of games (gameRow), their clocks at now read
 // in one query.
 func gameRows(ctx context.Context, store *db.DB, games []db.Game, userID, viewerID int64, now time.Time) ([]views.GameRow, error) {
+	return gameRowsAs(ctx, store, games, userID, viewerID, "", now)
+}
+
+// gameRowsAs is gameRows naming userID who in the texts ("" for "you").
+func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, viewerID int64, who string, now time.Time) ([]views.GameRow, error) {
 	clocks, err := store.Clocks(ctx, games, now)
 	if err != nil {
 		return nil, err
 	}
 	rows := make([]views.GameRow, 0, len(games))
 	for i, g := range games {
-		r, err := gameRow(g, userID, viewerID, clocks[i])
+		r, err := gameRowAs(g, userID, viewerID, who, clocks[i])
 		if err != nil {
 			return nil, err
 		}
@@ -193,4 +229,51 @@ func challengeRow(c db.Challenge, userID int64) views.ChallengeRow {
 	r.CanAccept = userID != 0 && c.Creator.ID != userID && (c.Opponent.ID == 0 || c.Opponent.ID == userID)
 	r.CanDecline = userID != 0 && c.Opponent.ID == userID
 	return r
+}
+
+// multiGameVariants lists every {game, variant} made as a match of
+// several games.
+func multiGameVariants() [][2]string {
+	var out [][2]string
+	for _, e := range engines() {
+		for _, v := range e.Variants() {
+			if v.Match {
+				out = append(out, [2]string{e.Key(), v.Key})
+			}
+		}
+	}
+	return out
+}
+
+// matchRows are matches in a list: the players, the totals of the games
+// that count for them (game 1 + game 2: see matchPanel) and the result,
+// or which game is being played.
+func matchRows(list []db.MatchGames) ([]views.MatchRow, error) {
+	out := make([]views.MatchRow, 0, len(list))
+	for _, mg := range list {
+		if len(mg.Games) == 0 {
+			continue
+		}
+		eng, err := mg.Games[0].Engine()
+		if err != nil {
+			return nil, err
+		}
+		last := mg.Games[len(mg.Games)-1]
+		panel := matchPanel(eng, mg.Match, mg.Games, 0)
+		if panel == nil {
+			continue
+		}
+		r := views.MatchRow{
+			Href:    fmt.Sprintf("/games/%d", last.ID),
+			Title:   eng.Title() + " · " + variantTitle(eng, mg.Variant),
+			Players: panel.Players,
+			Totals:  panel.Totals,
+			Status:  panel.Result,
+		}
+		if r.Status == "" {
+			r.Status = gameLabel(last) + " in progress"
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

@@ -67,6 +67,10 @@ func TestRatedGameChangesRatings(t *testing.T) {
 	if profileRating(t, a, "alice", "trench") != 0 || a.Last.Find("#no-ratings").Length() != 1 {
 		t.Fatal("a new player's profile shows a rating")
 	}
+	for range 2 { // both move: a game resigned earlier is aborted
+		p, _ := whoMoves(t, s, id, a, b)
+		clickMove(t, p, id, func(int) int { return 0 })
+	}
 	resign(t, b, id) // alice wins
 	winner, loser := profileRating(t, b, "alice", "trench"), profileRating(t, a, "bob", "trench")
 	if winner <= 1500 || loser >= 1500 || winner <= loser {

@@ -65,6 +65,7 @@ func playTournament(t *testing.T, s *server, players map[string]*client, page st
 			if g.Finished() {
 				continue
 			}
+			playRandom(t, s, g.ID, 2) // both sides move: a game resigned before is not rated
 			resign(t, players[loser(g.Side[0].Name, g.Side[1].Name)], g.ID)
 		}
 	}

@@ -54,6 +54,7 @@ const (
 	ReasonResigned    Reason = "resignation"
 	ReasonTimeout     Reason = "time ran out"
 	ReasonFrontOnly   Reason = "only the front trench left"
+	ReasonRepetition  Reason = "the same position for the third time"
 )
 
 // Result is the outcome of one game. While the game runs Over is false and
@@ -217,6 +218,51 @@ func FormatScore(e Engine, n int) string {
 		return f.FormatScore(n)
 	}
 	return fmt.Sprint(n)
+}
+
+// UnscoredEnds may be implemented by an engine whose games, when they end
+// for some reasons, have no score to show: Trenches records a win by
+// resignation or on time as such, not by pieces.
+type UnscoredEnds interface {
+	Unscored(r Reason) bool
+}
+
+// Scored reports whether a game of e that ended for reason r has a score
+// to show.
+func Scored(e Engine, r Reason) bool {
+	u, ok := e.(UnscoredEnds)
+	return !ok || !u.Unscored(r)
+}
+
+// DarkSider may be implemented by an engine whose dark pieces are not
+// Side0's (Trenches: Light moves first and Dark is Side1).
+type DarkSider interface {
+	DarkSide() Side
+}
+
+// DarkSide is the side of e that plays the dark pieces (drawn ● in the
+// move list; the other ○): Side0 unless e says otherwise.
+func DarkSide(e Engine) Side {
+	if d, ok := e.(DarkSider); ok {
+		return d.DarkSide()
+	}
+	return Side0
+}
+
+// ArmisticeTerms may be implemented by an engine to say, for players,
+// what an agreed armistice decides; without it the points are counted
+// (TRENCH, spec "Armistice").
+type ArmisticeTerms interface {
+	ArmisticeTerms() string
+}
+
+// ArmisticeText says what an armistice decides in a game of e, e.g.
+// "points are counted" or "the game is drawn".
+func ArmisticeText(e Engine) string {
+	if t, ok := e.(ArmisticeTerms); ok {
+		return t.ArmisticeTerms()
+	}
+	return "points are counted"
 }
 
 // CreatorSider may be implemented by an engine whose rules fix the side of

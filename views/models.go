@@ -58,11 +58,21 @@ type GameRow struct {
 	Clock    string // "2 days 3 hours left"
 }
 
+// MatchRow is a match of several games in a list.
+type MatchRow struct {
+	Href    string    // the match's latest game
+	Title   string    // "TRENCH · Official match (2 games)"
+	Players [2]string // match players
+	Totals  [2]string // game 1 + game 2, e.g. "72 pts"
+	Status  string    // the result ("alice wins the match 80–64."), or "Game 2 in progress"
+}
+
 // Dashboard is the signed-in home page.
 type Dashboard struct {
 	Page
 	Games         []GameRow
 	Finished      []GameRow
+	Matches       []MatchRow // the player's matches: in progress, then recently finished
 	MyChallenges  []ChallengeRow
 	OpenChallenge []ChallengeRow
 	Unread        []UnreadRow // games with messages not yet read
@@ -135,6 +145,7 @@ type Player struct {
 type LogLine struct {
 	Ply  int
 	Side rules.Side
+	Dark bool // the mover plays the dark pieces: marked ●, the other side ○
 	Text string
 }
 
@@ -167,8 +178,9 @@ type MatchGame struct {
 type MatchPanel struct {
 	Players [2]string // match players
 	Games   []MatchGame
-	Totals  [2]string
-	Result  string // "" while the match goes on
+	Totals  [2]string  // of Games (game 1 + game 2)
+	Decider *MatchGame // after the totals, on its own; nil when none
+	Result  string     // "" while the match goes on
 }
 
 // Step is what one click on a board square or card does next: extend the
@@ -243,6 +255,7 @@ type GamePage struct {
 	ConfirmResign    bool
 	CanResign        bool
 	Armistice        ArmisticeState
+	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
 	PollURL          string // "" when there is nothing to wait for
 	BoardToggle      string // href of the other board view
 	BoardToggleLabel string
@@ -267,6 +280,10 @@ type ArmisticeState struct {
 	Available   bool // the game has armistice and the viewer plays it
 	OfferedByMe bool
 	OfferedToMe bool
+	// DeclinedMine is true when the opponent declined the viewer's offer
+	// and the viewer has not moved since: no new offer until then.
+	DeclinedMine bool
+	Terms        string // what an armistice decides: "points are counted", "an agreed draw"
 }
 
 // ArchiveRow is one finished game in the archive.
@@ -287,15 +304,18 @@ type ArchiveRow struct {
 type ArchivePage struct {
 	Page
 	Rows     []ArchiveRow
+	Matches  []MatchRow // the latest finished matches of several games (of the player filtered on)
 	Total    int
 	Games    []Option
 	Variants []Option
 	Results  []Option
 	Player   string
-	PrevHref string
-	NextHref string
-	PageNo   int
-	Pages    int
+	// NoSuchPlayer is true when Player names nobody: no games are listed.
+	NoSuchPlayer bool
+	PrevHref     string
+	NextHref     string
+	PageNo       int
+	Pages        int
 }
 
 // PlayerRecordRow is a player's record in one game.
@@ -312,6 +332,7 @@ type PlayerPage struct {
 	Records       []PlayerRecordRow
 	Active        []GameRow
 	Finished      []GameRow
+	Matches       []MatchRow // finished matches of several games
 	ArchiveHref   string
 	ChallengeHref string
 	Ratings       []RatingRow

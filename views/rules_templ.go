@@ -8,10 +8,20 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
+import (
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/trench"
+	"github.com/trench-games/trench/rules/trenches"
+)
+
 // RulesView renders the rules index (game == "") or one game's rules page
 // (game is "trench", "trenches" or "cards"). Any other value renders the
 // index.
-func RulesView(p Page, game string) templ.Component {
+//
+// start is the game's starting position as the game's own view model (see
+// rules.State.View), drawn as a diagram by the code of the position
+// images; nil for the index.
+func RulesView(p Page, game string, start any) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -50,17 +60,17 @@ func RulesView(p Page, game string) templ.Component {
 			}
 			switch game {
 			case "trench":
-				templ_7745c5c3_Err = rulesTrench().Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = rulesTrench(start).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			case "trenches":
-				templ_7745c5c3_Err = rulesTrenches().Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = rulesTrenches(start).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			case "cards":
-				templ_7745c5c3_Err = rulesCards().Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = rulesCards(start).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -177,7 +187,7 @@ func rulesBack() templ.Component {
 }
 
 // ---------------------------------------------------------------- TRENCH
-func rulesTrench() templ.Component {
+func rulesTrench(start any) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -206,7 +216,55 @@ func rulesTrench() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<p>A game of two armies on an 8×8 board seen as a diamond. A trench runs across the middle. Move your ranked units, capture enemy units, and collect more points than your opponent.</p><h2>Goal</h2><p>Every unit is worth its stars. Capturing a unit scores its value for you. The player with more points when the game ends wins it; in the official match, the totals of two games decide.</p><h2>Board</h2><ul><li>Squares are named as in chess: files <code>a</code>–<code>h</code>, ranks <code>1</code>–<code>8</code>.</li><li><strong>The trench</strong> is the diagonal a8 b7 c6 d5 e4 f3 g2 h1 (8 squares).</li><li>Black's territory is the 28 squares on the a1 side of the trench; White's territory is the 28 squares on the h8 side.</li><li>The board is shown as a diamond with your own corner at the bottom and the trench as the horizontal middle row. A square view is also available.</li></ul><h2>Units and setup</h2><p>Each side has 16 units. A unit's stars give both its maximum move length and its capture value. A full army is worth 36 stars.</p><table class=\"list\"><thead><tr><th>Unit</th><th>Stars</th><th>Count</th><th>Letter</th><th>Black starts on</th><th>White starts on</th></tr></thead> <tbody><tr><td>Soldier</td><td>1</td><td>6</td><td><code>S</code></td><td>b4 c3 d2 c4 d3 d4</td><td>g5 f6 e7 f5 e6 e5</td></tr><tr><td>Sergeant</td><td>2</td><td>4</td><td><code>R</code></td><td>a4 b3 c2 d1</td><td>h5 g6 f7 e8</td></tr><tr><td>Captain</td><td>3</td><td>3</td><td><code>A</code></td><td>a3 b2 c1</td><td>h6 g7 f8</td></tr><tr><td>Colonel</td><td>4</td><td>2</td><td><code>C</code></td><td>a2 b1</td><td>h7 g8</td></tr><tr><td>General</td><td>5</td><td>1</td><td><code>G</code></td><td>a1</td><td>h8</td></tr></tbody></table><p>Each army fills the 4×4 block of its corner, the General at the tip. <strong>Black moves first</strong>; then the players take turns. You may not pass.</p><h2>Moving</h2><p>Directions are named as you see them in the diamond view, with your corner at the bottom:</p><ul><li><strong>slanted</strong>: the four diagonal directions of the diamond (along a rank or a file of the square grid);</li><li><strong>forward</strong> / <strong>back</strong>: straight towards / away from the enemy corner;</li><li><strong>sideways</strong>: left or right, parallel to the trench.</li></ul><table class=\"list\"><thead><tr><th>Unit</th><th>Directions</th><th>Squares</th></tr></thead> <tbody><tr><td>Soldier</td><td>4 slanted</td><td>exactly 1</td></tr><tr><td>Sergeant</td><td>4 slanted, forward</td><td>1 or 2</td></tr><tr><td>Captain</td><td>4 slanted, forward, back</td><td>1 to 3</td></tr><tr><td>Colonel</td><td>4 slanted, forward, both sideways</td><td>1 to 4</td></tr><tr><td>General</td><td>all 8 directions</td><td>1 to 5</td></tr></tbody></table><ul><li>A move follows one straight line and may stop on any square within range.</li><li>No unit jumps: any unit in the way, friend or foe, ends the line (unless it is captured, see below).</li><li>A line may cross an empty trench square and continue into the other territory.</li><li>Only the Colonel and the General move sideways, so only they can travel along the trench.</li></ul><h2>Capturing</h2><p>You capture by moving onto an enemy unit: it leaves the board and its stars are added to your score. What you may capture depends on where your unit <strong>starts</strong> its move.</p><table class=\"list\"><thead><tr><th>Your unit starts in</th><th>It may capture</th><th>It is blocked by</th></tr></thead> <tbody><tr><td>your own territory</td><td>one enemy unit outside the trench; the move ends there</td><td>any enemy unit in the trench: the trench protects from the front</td></tr><tr><td>the trench</td><td>every enemy unit on its line inside the enemy's territory (see below)</td><td>an enemy unit in the trench or in your own territory</td></tr><tr><td>the enemy's territory</td><td>one enemy unit anywhere, including one in the trench (an attack from behind); the move ends there</td><td>nothing extra</td></tr></tbody></table><h3>Leaving the trench: multiple captures</h3><p>A unit that starts in the trench and moves into the enemy's territory does not have to stop at the first enemy. It captures that unit and may keep going along the same line, taking every further enemy unit it passes, up to its range. It may end on any square it reaches. Your own units still block the line. This is the only way to capture more than one unit in a move.</p><h2>Rulesets</h2><p>The ruleset is chosen when the challenge is made.</p><table class=\"list\"><thead><tr><th></th><th>Official match (default)</th><th>Official single game</th><th>BGA</th></tr></thead> <tbody><tr><td>Points per unit</td><td>2 × stars (2, 4, 6, 8, 10)</td><td>2 × stars</td><td>stars (1 to 5)</td></tr><tr><td>Games</td><td>2, colours swapped, points added up; a decider on equal totals</td><td>1</td><td>1</td></tr><tr><td>Winning target</td><td>none in games 1 and 2; decider: first to 40</td><td>first to 50 wins at once</td><td>first to 25, with equal turns</td></tr></tbody></table><h3>The official match</h3><ul><li>Game 1, then game 2 with colours swapped: whoever had Black in game 1 has White in game 2.</li><li>After game 2 the higher total (game 1 + game 2 points) wins the match.</li><li>On equal totals a <strong>decider</strong> is played, colours drawn by lot. The first player to reach 40 points wins the match. Should the decider end another way, its higher score wins; equal again means a drawn match.</li><li>A resignation or a loss on time ends only that game (scored as below); the match continues.</li></ul><h3>BGA: equal turns</h3><p>When Black reaches 25 points, White still gets one last move; then the higher score wins and equal scores draw. When White reaches 25 first, the game ends at once.</p><h2>End of a game</h2><p>A game ends as soon as one of these happens:</p><ul><li>a side has no units left;</li><li>a player reaches the ruleset's target, where there is one;</li><li>50 moves in a row (25 each) pass without a capture; the server shows the count once it passes 40;</li><li>the players agree to an <strong>armistice</strong>: one offers, the other accepts;</li><li>the player to move has no legal move;</li><li>a player resigns or runs out of time: all of that player's remaining units count as captured by the opponent.</li></ul><p>Then the points are compared: the higher score wins the game, equal scores make a draw.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<p>A game of two armies on an 8×8 board seen as a diamond. A trench runs across the middle. Move your ranked units, capture enemy units, and collect more points than your opponent.</p><h2>Goal</h2><p>Every unit is worth its stars. Capturing a unit scores its value for you. The player with more points when the game ends wins it; in the official match, the totals of two games decide.</p><h2>Board</h2><ul><li>Squares are named as in chess: files <code>a</code>–<code>h</code>, ranks <code>1</code>–<code>8</code>.</li><li><strong>The trench</strong> is the diagonal a8 b7 c6 d5 e4 f3 g2 h1 (8 squares).</li><li>Black's territory is the 28 squares on the a1 side of the trench; White's territory is the 28 squares on the h8 side.</li><li>The board is shown as a diamond with your own corner at the bottom and the trench as the horizontal middle row. A square view is also available.</li></ul><h2>Units and setup</h2><p>Each side has 16 units. A unit's stars give both its maximum move length and its capture value. A full army is worth 36 stars.</p><table class=\"list\"><thead><tr><th>Unit</th><th>Looks like</th><th>Stars</th><th>Count</th><th>Letter</th><th>Black starts on</th><th>White starts on</th></tr></thead> <tbody><tr><td>Soldier</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesUnits(trench.Soldier).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</td><td>1</td><td>6</td><td><code>S</code></td><td>b4 c3 d2 c4 d3 d4</td><td>g5 f6 e7 f5 e6 e5</td></tr><tr><td>Sergeant</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesUnits(trench.Sergeant).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</td><td>2</td><td>4</td><td><code>R</code></td><td>a4 b3 c2 d1</td><td>h5 g6 f7 e8</td></tr><tr><td>Captain</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesUnits(trench.Captain).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</td><td>3</td><td>3</td><td><code>A</code></td><td>a3 b2 c1</td><td>h6 g7 f8</td></tr><tr><td>Colonel</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesUnits(trench.Colonel).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</td><td>4</td><td>2</td><td><code>C</code></td><td>a2 b1</td><td>h7 g8</td></tr><tr><td>General</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesUnits(trench.General).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</td><td>5</td><td>1</td><td><code>G</code></td><td>a1</td><td>h8</td></tr></tbody></table><p>Each army fills the 4×4 block of its corner, the General at the tip. <strong>Black moves first</strong>; then the players take turns. You may not pass.</p>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesDiagram(start, "The starting position, Black at the bottom.").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<h2>Moving</h2><p>Directions are named as you see them in the diamond view, with your corner at the bottom:</p><ul><li><strong>slanted</strong>: the four diagonal directions of the diamond (along a rank or a file of the square grid);</li><li><strong>forward</strong> / <strong>back</strong>: straight towards / away from the enemy corner;</li><li><strong>sideways</strong>: left or right, parallel to the trench.</li></ul><table class=\"list\"><thead><tr><th>Unit</th><th>Directions</th><th>Squares</th></tr></thead> <tbody><tr><td>Soldier</td><td>4 slanted</td><td>exactly 1</td></tr><tr><td>Sergeant</td><td>4 slanted, forward</td><td>1 or 2</td></tr><tr><td>Captain</td><td>4 slanted, forward, back</td><td>1 to 3</td></tr><tr><td>Colonel</td><td>4 slanted, forward, both sideways</td><td>1 to 4</td></tr><tr><td>General</td><td>all 8 directions</td><td>1 to 5</td></tr></tbody></table><ul><li>A move follows one straight line and may stop on any square within range.</li><li>No unit jumps: any unit in the way, friend or foe, ends the line (unless it is captured, see below).</li><li>A line may cross an empty trench square and continue into the other territory.</li><li>Only the Colonel and the General move sideways, so only they can travel along the trench.</li></ul><h2>Capturing</h2><p>You capture by moving onto an enemy unit: it leaves the board and its stars are added to your score. What you may capture depends on where your unit <strong>starts</strong> its move.</p><table class=\"list\"><thead><tr><th>Your unit starts in</th><th>It may capture</th><th>It is blocked by</th></tr></thead> <tbody><tr><td>your own territory</td><td>one enemy unit outside the trench; the move ends there</td><td>any enemy unit in the trench: the trench protects from the front</td></tr><tr><td>the trench</td><td>every enemy unit on its line inside the enemy's territory (see below)</td><td>an enemy unit in the trench or in your own territory</td></tr><tr><td>the enemy's territory</td><td>one enemy unit anywhere, including one in the trench (an attack from behind); the move ends there</td><td>nothing extra</td></tr></tbody></table><h3>Leaving the trench: multiple captures</h3><p>A unit that starts in the trench and moves into the enemy's territory does not have to stop at the first enemy. It captures that unit and may keep going along the same line, taking every further enemy unit it passes, up to its range. It may end on any square it reaches. Your own units still block the line. This is the only way to capture more than one unit in a move.</p><h2>Rulesets</h2><p>The ruleset is chosen when the challenge is made.</p><table class=\"list\"><thead><tr><th></th><th>Official match (default)</th><th>Official single game</th><th>BGA</th></tr></thead> <tbody><tr><td>Points per unit</td><td>2 × stars (2, 4, 6, 8, 10)</td><td>2 × stars</td><td>stars (1 to 5)</td></tr><tr><td>Games</td><td>2, colours swapped, points added up; a decider on equal totals</td><td>1</td><td>1</td></tr><tr><td>Winning target</td><td>none in games 1 and 2; decider: first to 40</td><td>first to 50 wins at once</td><td>first to 25, with equal turns</td></tr></tbody></table><h3>The official match</h3><ul><li>Game 1, then game 2 with colours swapped: whoever had Black in game 1 has White in game 2.</li><li>After game 2 the higher total (game 1 + game 2 points) wins the match.</li><li>On equal totals a <strong>decider</strong> is played, colours drawn by lot. The first player to reach 40 points wins the match. Should the decider end another way, its higher score wins; equal again means a drawn match.</li><li>A resignation or a loss on time ends only that game (scored as below); the match continues.</li></ul><h3>BGA: equal turns</h3><p>When Black reaches 25 points, White still gets one last move; then the higher score wins and equal scores draw. When White reaches 25 first, the game ends at once.</p><h2>End of a game</h2><p>A game ends as soon as one of these happens:</p><ul><li>a side has no units left;</li><li>a player reaches the ruleset's target, where there is one;</li><li>50 moves in a row (25 each) pass without a capture; the server shows the count once it passes 40;</li><li>the players agree to an <strong>armistice</strong>: one offers, the other accepts;</li><li>the player to move has no legal move;</li><li>a player resigns or runs out of time: all of that player's remaining units count as captured by the opponent.</li></ul><p>Then the points are compared: the higher score wins the game, equal scores make a draw.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -214,111 +272,111 @@ func rulesTrench() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<h2>Notation</h2><h3>Moves</h3><ul><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<h2>Notation</h2><h3>Moves</h3><ul><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var7 string
 		templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs("<from>-<to>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 175, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 186, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</code>: a move without capture, e.g. <code>d4-d5</code>.</li><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</code>: a move without capture, e.g. <code>d4-d5</code>.</li><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var8 string
 		templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs("<from>x<to>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 176, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 187, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</code>: a move that captures one or more units, e.g. <code>e4xg6</code>. Only the final square is written; the captured units are those on the line.</li></ul><h3>Positions</h3><p>Five fields separated by single spaces: <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</code>: a move that captures one or more units, e.g. <code>e4xg6</code>. Only the final square is written; the captured units are those on the line.</li></ul><h3>Positions</h3><p>Five fields separated by single spaces: <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var9 string
 		templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs("<board> <side> <quiet> <black-stars> <white-stars>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 179, Col: 104}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 190, Col: 104}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</code></p><ul><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</code></p><ul><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var10 string
 		templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs("<board>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 181, Col: 23}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 192, Col: 23}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</code>: the ranks from 8 down to 1, separated by <code>/</code>; in each rank the files a to h. A digit 1–8 stands for that many empty squares; a unit is its letter, <strong>uppercase for White, lowercase for Black</strong>.</li><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</code>: the ranks from 8 down to 1, separated by <code>/</code>; in each rank the files a to h. A digit 1–8 stands for that many empty squares; a unit is its letter, <strong>uppercase for White, lowercase for Black</strong>.</li><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var11 string
 		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs("<side>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 182, Col: 22}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 193, Col: 22}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</code>: <code>b</code> or <code>w</code>, the player to move.</li><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</code>: <code>b</code> or <code>w</code>, the player to move.</li><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var12 string
 		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs("<quiet>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 183, Col: 23}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 194, Col: 23}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</code>: moves played since the last capture, counting each player's move (0 at the start).</li><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</code>: moves played since the last capture, counting each player's move (0 at the start).</li><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var13 string
 		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs("<black-stars>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 184, Col: 29}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 195, Col: 29}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</code> and <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</code> and <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var14 string
 		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs("<white-stars>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 184, Col: 66}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 195, Col: 66}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</code>: the stars each side has captured so far in this game.</li></ul><p>The start position:</p><p><code>4RACG/4SRAC/4SSRA/4SSSR/rsss4/arss4/cars4/gcar4 b 0 0 0</code></p><p class=\"hint\">From the start Black has 14 legal moves.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</code>: the stars each side has captured so far in this game.</li></ul><p>The start position:</p><p><code>4RACG/4SRAC/4SSRA/4SSSR/rsss4/arss4/cars4/gcar4 b 0 0 0</code></p><p class=\"hint\">From the start Black has 14 legal moves.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -327,7 +385,7 @@ func rulesTrench() templ.Component {
 }
 
 // -------------------------------------------------------------- Trenches
-func rulesTrenches() templ.Component {
+func rulesTrenches(start any) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -348,7 +406,7 @@ func rulesTrenches() templ.Component {
 			templ_7745c5c3_Var15 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<h1>Trenches</h1>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<h1>Trenches</h1>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -356,7 +414,31 @@ func rulesTrenches() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<p>A blocking game on a 10×10 board. Every move leaves a square of debris behind, so the board fills up. Nothing is ever captured: you win by leaving your opponent without a move.</p><h2>Goal</h2><p>Be the last one able to move. A player who has no legal move on their turn loses.</p><h2>Board and setup</h2><ul><li>Squares <code>a1</code> to <code>j10</code>: files a–j, ranks 1–10.</li><li>The players are <strong>Light</strong> and <strong>Dark</strong>. Each has 4 <strong>Tanks</strong> and 4 <strong>Soldiers</strong>.</li><li><strong>Debris</strong> marks dead squares; nothing may enter or cross them.</li><li><strong>Light moves first</strong>; then the players take turns. You may not pass.</li></ul><table class=\"list\"><thead><tr><th></th><th>Tanks</th><th>Soldiers</th></tr></thead> <tbody><tr><td>Light</td><td>a4 d1 g1 j4</td><td>b4 d2 g2 i4</td></tr><tr><td>Dark</td><td>a7 d10 g10 j7</td><td>b7 d9 g9 i7</td></tr></tbody></table><h2>A turn</h2><p>Move one of your pieces like a chess queen: any number of squares in a straight line along a row, a column or a diagonal, ending on an empty square. A move (and a grenade) can neither pass over nor land on a piece or debris.</p><table class=\"list\"><thead><tr><th>Piece</th><th>After it moves</th></tr></thead> <tbody><tr><td>Tank</td><td>Debris is placed on the square it came from. This is not optional.</td></tr><tr><td>Soldier</td><td>It throws a <strong>grenade</strong> from the square where it landed, again along a queen line, onto an empty square, which becomes debris. The square the Soldier just left is empty and is a valid target.</td></tr></tbody></table><h2>Special rules</h2><ul><li><strong>Tank protection</strong>: a grenade may never land on one of the eight squares around <strong>any</strong> Tank, yours or your opponent's. Only the landing square counts: a grenade may fly over a protected empty square.</li><li>A Soldier may only move to a square from which it has at least one legal grenade throw.</li><li>Any piece may move next to any Tank.</li><li>Nothing is captured; pieces stay on the board until the end.</li></ul><h2>End and score</h2><ul><li>The player who has no legal move on their turn loses.</li><li>The win is scored by the number of the winner's pieces that still have a legal move in the final position: from 0 to 8.</li><li>A player who resigns or runs out of time loses; the result is recorded as a win by resignation or by time.</li></ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p>A blocking game on a 10×10 board. Every move leaves a square of debris behind, so the board fills up. Nothing is ever captured: you win by leaving your opponent without a move.</p><h2>Goal</h2><p>Be the last one able to move. A player who has no legal move on their turn loses.</p><h2>Board and setup</h2><ul><li>Squares <code>a1</code> to <code>j10</code>: files a–j, ranks 1–10.</li><li>The players are <strong>Light</strong> and <strong>Dark</strong>. Each has 4 <strong>Tanks</strong> and 4 <strong>Soldiers</strong>.</li><li><strong>Debris</strong> marks dead squares; nothing may enter or cross them.</li><li><strong>Light moves first</strong>; then the players take turns. You may not pass.</li></ul><table class=\"list\"><thead><tr><th></th><th>Looks like</th><th>Tanks</th><th>Soldiers</th></tr></thead> <tbody><tr><td>Light</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesPieces(rules.Side0).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</td><td>a4 d1 g1 j4</td><td>b4 d2 g2 i4</td></tr><tr><td>Dark</td><td>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesPieces(rules.Side1).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</td><td>a7 d10 g10 j7</td><td>b7 d9 g9 i7</td></tr></tbody></table>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesDiagram(start, "The starting position, Light at the bottom.").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<h2>A turn</h2><p>Move one of your pieces like a chess queen: any number of squares in a straight line along a row, a column or a diagonal, ending on an empty square. A move (and a grenade) can neither pass over nor land on a piece or debris.</p><table class=\"list\"><thead><tr><th>Piece</th><th>After it moves</th></tr></thead> <tbody><tr><td>Tank</td><td>Debris is placed on the square it came from. This is not optional.</td></tr><tr><td>Soldier</td><td>It throws a <strong>grenade</strong> from the square where it landed, again along a queen line, onto an empty square, which becomes debris. The square the Soldier just left is empty and is a valid target.</td></tr></tbody></table><h2>Special rules</h2><ul><li><strong>Tank protection</strong>: a grenade may never land on one of the eight squares around <strong>any</strong> Tank, yours or your opponent's. Only the landing square counts: a grenade may fly over a protected empty square.</li><li>A Soldier may only move to a square from which it has at least one legal grenade throw.</li><li>Any piece may move next to any Tank.</li><li>Nothing is captured; pieces stay on the board until the end.</li></ul><h2>End and score</h2><ul><li>The player who has no legal move on their turn loses.</li><li>The win is scored by the number of the winner's pieces that still have a legal move in the final position: from 0 to 8.</li><li>A player who resigns or runs out of time loses; the result is recorded as a win by resignation or by time.</li></ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -364,72 +446,72 @@ func rulesTrenches() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<h2>Notation</h2><h3>Moves</h3><ul><li>Tank: <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<h2>Notation</h2><h3>Moves</h3><ul><li>Tank: <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
 		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs("<from>-<to>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 243, Col: 33}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 255, Col: 33}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</code>, e.g. <code>a4-a6</code> (debris appears on a4).</li><li>Soldier: <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</code>, e.g. <code>a4-a6</code> (debris appears on a4).</li><li>Soldier: <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
 		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("<from>-<to>/<grenade>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 244, Col: 46}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 256, Col: 46}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</code>, e.g. <code>b4-b6/d8</code> (the grenade turns d8 into debris).</li></ul><h3>Positions</h3><p>Two fields separated by a space: <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</code>, e.g. <code>b4-b6/d8</code> (the grenade turns d8 into debris).</li></ul><h3>Positions</h3><p>Two fields separated by a space: <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
 		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs("<board> <side>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 247, Col: 61}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 259, Col: 61}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</code></p><ul><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "</code></p><ul><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var19 string
 		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs("<board>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 249, Col: 23}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 261, Col: 23}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</code>: the ranks from 10 down to 1, separated by <code>/</code>; in each rank the files a to j. A number from 1 to 10 stands for that many empty squares (<code>10</code> is a single number). <code>T</code> and <code>S</code> are Light's Tank and Soldier, <code>t</code> and <code>s</code> Dark's, <code>x</code> is debris.</li><li><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</code>: the ranks from 10 down to 1, separated by <code>/</code>; in each rank the files a to j. A number from 1 to 10 stands for that many empty squares (<code>10</code> is a single number). <code>T</code> and <code>S</code> are Light's Tank and Soldier, <code>t</code> and <code>s</code> Dark's, <code>x</code> is debris.</li><li><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var20 string
 		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs("<side>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 250, Col: 22}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 262, Col: 22}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</code>: <code>l</code> (Light) or <code>d</code> (Dark), the player to move.</li></ul><p>The start position:</p><p><code>3t2t3/3s2s3/10/ts6st/10/10/TS6ST/10/3S2S3/3T2T3 l</code></p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "</code>: <code>l</code> (Light) or <code>d</code> (Dark), the player to move.</li></ul><p>The start position:</p><p><code>3t2t3/3s2s3/10/ts6st/10/10/TS6ST/10/3S2S3/3T2T3 l</code></p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -438,7 +520,7 @@ func rulesTrenches() templ.Component {
 }
 
 // ------------------------------------------------------ Trench, the cards
-func rulesCards() templ.Component {
+func rulesCards(start any) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -459,7 +541,7 @@ func rulesCards() templ.Component {
 			templ_7745c5c3_Var21 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<h1>Trench, the card game</h1>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "<h1>Trench, the card game</h1>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -467,7 +549,15 @@ func rulesCards() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<p>Each player hides playing cards in two lines of trenches. On your turn you scout, rearrange or attack. Lose a battle and your card is gone; run out of reserves and you lose the game.</p><h2>Goal</h2><p>Leave your opponent with nothing but the three cards of their front trench.</p><h2>Cards</h2><table class=\"list\"><thead><tr><th>Game</th><th>Each player has</th><th>Black (the challenger)</th><th>Red (the opponent)</th></tr></thead> <tbody><tr><td>Short (default)</td><td>13 cards, one suit</td><td>♠</td><td>♥</td></tr><tr><td>Long</td><td>26 cards, one colour</td><td>♠ and ♣</td><td>♥ and ♦</td></tr></tbody></table><h2>The table</h2><ul><li><strong>Front trench</strong>: slots F1, F2, F3, nearest the opponent.</li><li><strong>Back trench</strong>: slots B1 to B4, set in the gaps behind the front: F1 touches B1 and B2, F2 touches B2 and B3, F3 touches B3 and B4.</li><li>Both players number their slots the same way, from left to right on the screen, with your own trenches at the bottom and your opponent's at the top. Your F1 sits straight across from your opponent's F1, and so on: <strong>each front slot faces the opponent's slot with the same number</strong>. Your opponent's screen is the mirror image of yours.</li><li><strong>Neighbouring slots</strong>: side by side in one trench (F1–F2, F2–F3, B1–B2, B2–B3, B3–B4), or a front slot F<em>i</em> with B<em>i</em> or B<em>i+1</em>.</li></ul><h2>Setup</h2><ul><li><strong>Who starts</strong>: both decks are shuffled and their top cards are flipped as a battle (rules below); the winner moves first, and a tie flips the next pair. The flips are shown to both players in the game log.</li><li><strong>Deal</strong>: the decks are shuffled again. Each player gets 3 cards face down in F1–F3 and 4 face down in B1–B4. Short game: the other 6 cards are your <strong>hand</strong>. Long game: the other 19 form your <strong>draw deck</strong>, and its top 6 go to your hand (13 stay in the deck).</li><li>You can always look at all of your own cards. Your hand is shown sorted; its order means nothing.</li></ul><h2>Your turn: one action</h2><p>Choose exactly one action: <strong>Shift</strong>, <strong>Recon</strong> or <strong>Attack</strong>.</p><p><strong>No repeats</strong>: you may not choose the action you chose on your own previous turn. Your first action is free, and refills (below) are not actions, so they do not count. There is always at least one legal action.</p><h3>Shift</h3><p>One of:</p><ul><li>swap two cards in neighbouring trench slots;</li><li>swap any back card with any card in your hand;</li><li>move a back card into an empty neighbouring back slot;</li><li>place a hand card into an empty back slot.</li></ul><p>A Shift never empties a front slot and never fills an empty one. Face-up cards stay face up while they move around the trenches; a card taken into your hand is hidden again; a card played from your hand always goes down face down.</p><h3>Recon</h3><p>Turn one of your opponent's face-down trench cards (front or back) face up. Allowed only while the opponent shows fewer than 3 face-up trench cards. The card stays face up until it fights a battle or goes back to its owner's hand.</p><h3>Attack</h3><p>Pick one of your front cards. It battles the opponent's card in the front slot with the same number: both are turned face up and compared.</p><h2>Battles</h2><p>Between 3 and King the higher card wins: 3 &lt; 4 &lt; … &lt; 10 &lt; J &lt; Q &lt; K. The Ace and the 2 are special:</p><table class=\"list\"><thead><tr><th>Card</th><th>Beats</th><th>Loses to</th></tr></thead> <tbody><tr><td>2</td><td>A, J, Q, K</td><td>3 to 10</td></tr><tr><td>3 to 10</td><td>2, A and every lower card from 3</td><td>every higher card up to K</td></tr><tr><td>J, Q, K</td><td>3 to 10 and every lower face card</td><td>every higher face card, A, 2</td></tr><tr><td>A</td><td>J, Q, K</td><td>2 to 10</td></tr></tbody></table><ul><li><strong>Win</strong>: the winning card goes back to its owner's hand.</li><li><strong>Loss</strong>: the losing card is out of the game; both players see which cards have been removed.</li><li><strong>Tie</strong> (same rank): both cards go back to their owners' hands.</li></ul><h2>Refill after a battle</h2><p>Both front slots of the battle are now empty (after a tie as well), and each player fills their own:</p><ol><li>Slide a touching back card (B<em>i</em> or B<em>i+1</em>, your choice) into the empty front slot F<em>i</em>; it keeps its face. When neither holds a card, any back card will do; when the back trench is empty, a hand card goes straight to the front, face down.</li><li>Then, when step 1 emptied a back slot and your hand is not empty, put a hand card face down into that back slot.</li><li>Long game only: the player who <strong>lost</strong> the battle draws the top card of their deck, when there is one. After a tie nobody draws.</li></ol><p>The attacker refills at once, to finish the attacking turn. The defender refills at the start of their next turn, before choosing an action. A refill step with only one possible outcome is done for you.</p><h2>End of the game</h2><ul><li>A player who has no card left outside the front trench (back trench and hand empty, and in the long game the deck as well) <strong>loses</strong>. This is checked after every refill.</li><li>A game also ends by resignation or by running out of time (that player loses), or by an armistice, a draw both players agree to.</li><li>The result shows how many cards each player still holds in trenches, hand and deck.</li></ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<p>Each player hides playing cards in two lines of trenches. On your turn you scout, rearrange or attack. Lose a battle and your card is gone; run out of reserves and you lose the game.</p><h2>Goal</h2><p>Leave your opponent with nothing but the three cards of their front trench.</p><h2>Cards</h2><table class=\"list\"><thead><tr><th>Game</th><th>Each player has</th><th>Black (the challenger)</th><th>Red (the opponent)</th></tr></thead> <tbody><tr><td>Short (default)</td><td>13 cards, one suit</td><td>♠</td><td>♥</td></tr><tr><td>Long</td><td>26 cards, one colour</td><td>♠ and ♣</td><td>♥ and ♦</td></tr></tbody></table><h2>The table</h2><ul><li><strong>Front trench</strong>: slots F1, F2, F3, nearest the opponent.</li><li><strong>Back trench</strong>: slots B1 to B4, set in the gaps behind the front: F1 touches B1 and B2, F2 touches B2 and B3, F3 touches B3 and B4.</li><li>Both players number their slots the same way, from left to right on the screen, with your own trenches at the bottom and your opponent's at the top. Your F1 sits straight across from your opponent's F1, and so on: <strong>each front slot faces the opponent's slot with the same number</strong>. Your opponent's screen is the mirror image of yours.</li><li><strong>Neighbouring slots</strong>: side by side in one trench (F1–F2, F2–F3, B1–B2, B2–B3, B3–B4), or a front slot F<em>i</em> with B<em>i</em> or B<em>i+1</em>.</li></ul><h2>Setup</h2><ul><li><strong>Who starts</strong>: both decks are shuffled and their top cards are flipped as a battle (rules below); the winner moves first, and a tie flips the next pair. The flips are shown to both players in the game log.</li><li><strong>Deal</strong>: the decks are shuffled again. Each player gets 3 cards face down in F1–F3 and 4 face down in B1–B4. Short game: the other 6 cards are your <strong>hand</strong>. Long game: the other 19 form your <strong>draw deck</strong>, and its top 6 go to your hand (13 stay in the deck).</li><li>You can always look at all of your own cards. Your hand is shown sorted; its order means nothing.</li></ul>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = rulesDiagram(start, "The table after the deal, as a spectator sees it: Black's trenches at the bottom, every card face down.").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<h2>Your turn: one action</h2><p>Choose exactly one action: <strong>Shift</strong>, <strong>Recon</strong> or <strong>Attack</strong>.</p><p><strong>No repeats</strong>: you may not choose the action you chose on your own previous turn. Your first action is free, and refills (below) are not actions, so they do not count. There is always at least one legal action.</p><h3>Shift</h3><p>One of:</p><ul><li>swap two cards in neighbouring trench slots;</li><li>swap any back card with any card in your hand;</li><li>move a back card into an empty neighbouring back slot;</li><li>place a hand card into an empty back slot.</li></ul><p>A Shift never empties a front slot and never fills an empty one. Face-up cards stay face up while they move around the trenches; a card taken into your hand is hidden again; a card played from your hand always goes down face down.</p><h3>Recon</h3><p>Turn one of your opponent's face-down trench cards (front or back) face up. Allowed only while the opponent shows fewer than 3 face-up trench cards. The card stays face up until it fights a battle or goes back to its owner's hand.</p><h3>Attack</h3><p>Pick one of your front cards. It battles the opponent's card in the front slot with the same number: both are turned face up and compared.</p><h2>Battles</h2><p>Between 3 and King the higher card wins: 3 &lt; 4 &lt; … &lt; 10 &lt; J &lt; Q &lt; K. The Ace and the 2 are special:</p><table class=\"list\"><thead><tr><th>Card</th><th>Beats</th><th>Loses to</th></tr></thead> <tbody><tr><td>2</td><td>A, J, Q, K</td><td>3 to 10</td></tr><tr><td>3 to 10</td><td>2, A and every lower card from 3</td><td>every higher card up to K</td></tr><tr><td>J, Q, K</td><td>3 to 10 and every lower face card</td><td>every higher face card, A, 2</td></tr><tr><td>A</td><td>J, Q, K</td><td>2 to 10</td></tr></tbody></table><ul><li><strong>Win</strong>: the winning card goes back to its owner's hand.</li><li><strong>Loss</strong>: the losing card is out of the game; both players see which cards have been removed.</li><li><strong>Tie</strong> (same rank): both cards go back to their owners' hands.</li></ul><h2>Refill after a battle</h2><p>Both front slots of the battle are now empty (after a tie as well), and each player fills their own:</p><ol><li>Slide a touching back card (B<em>i</em> or B<em>i+1</em>, your choice) into the empty front slot F<em>i</em>; it keeps its face. When neither holds a card, any back card will do; when the back trench is empty, a hand card goes straight to the front, face down.</li><li>Then, when step 1 emptied a back slot and your hand is not empty, put a hand card face down into that back slot.</li><li>Long game only: the player who <strong>lost</strong> the battle draws the top card of their deck, when there is one. After a tie nobody draws.</li></ol><p>The attacker refills at once, to finish the attacking turn. The defender refills at the start of their next turn, before choosing an action. A refill step with only one possible outcome is done for you.</p><h2>End of the game</h2><ul><li>A player who has no card left outside the front trench (back trench and hand empty, and in the long game the deck as well) <strong>loses</strong>. This is checked after every refill.</li><li>A game also ends by resignation or by running out of time (that player loses), or by an armistice, a draw both players agree to.</li><li id=\"rule-repetition\">When the same position occurs for the <strong>third time</strong>, the game ends in a <strong>draw</strong>. The same position means every card in the same place with the same face up or down, the same hands and decks, the same player to act and the same previous action of each player.</li><li>The result shows how many cards each player still holds in trenches, hand and deck.</li></ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -475,61 +565,214 @@ func rulesCards() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<h2>Hidden information</h2><ul><li>You see all your own cards, every face-up card, the removed cards, the last battle and the starting flips. For a face-down card of your opponent you only see that the slot is filled; of their hand and deck, only the number of cards.</li><li>You never see your opponent's face-down cards or hand, the order of any deck, or the game's random seed: the server does not send them to you in any form.</li><li>Spectators see only face-up cards.</li><li>Once the game is over, its archive shows everything, including the seed and the starting deal.</li></ul><h2>Notation</h2><ul><li><strong>Cards</strong>: rank then suit letter, e.g. <code>AS</code>, <code>10H</code>, <code>QH</code>, <code>7D</code>, <code>KC</code>. Ranks <code>A 2 3 4 5 6 7 8 9 10 J Q K</code>; suits <code>S</code> ♠, <code>H</code> ♥, <code>C</code> ♣, <code>D</code> ♦.</li><li><strong>Places</strong>: slots <code>F1</code>–<code>F3</code> and <code>B1</code>–<code>B4</code>; a hand card is <code>H:</code> and the card, e.g. <code>H:QS</code>.</li><li>A move is a word and one or two places, separated by single spaces. Each move has exactly one spelling.</li></ul><table class=\"list\"><thead><tr><th>Move</th><th>Meaning</th></tr></thead> <tbody><tr><td><code>shift Fi Fj</code></td><td>swap neighbouring front cards (j = i+1)</td></tr><tr><td><code>shift Fi Bj</code></td><td>swap a front card with a touching back card (j = i or i+1)</td></tr><tr><td><code>shift Bi Bj</code></td><td>neighbouring back slots: a swap when both hold a card (lower slot first), otherwise the card in Bi moves to the empty Bj</td></tr><tr><td><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<h2>Hidden information</h2><ul><li>You see all your own cards, every face-up card, the removed cards, the last battle and the starting flips. For a face-down card of your opponent you only see that the slot is filled; of their hand and deck, only the number of cards.</li><li>You never see your opponent's face-down cards or hand, the order of any deck, or the game's random seed: the server does not send them to you in any form.</li><li>Spectators see only face-up cards.</li><li>Once the game is over, its archive shows everything, including the seed and the starting deal.</li></ul><h2>Notation</h2><ul><li><strong>Cards</strong>: rank then suit letter, e.g. <code>AS</code>, <code>10H</code>, <code>QH</code>, <code>7D</code>, <code>KC</code>. Ranks <code>A 2 3 4 5 6 7 8 9 10 J Q K</code>; suits <code>S</code> ♠, <code>H</code> ♥, <code>C</code> ♣, <code>D</code> ♦.</li><li><strong>Places</strong>: slots <code>F1</code>–<code>F3</code> and <code>B1</code>–<code>B4</code>; a hand card is <code>H:</code> and the card, e.g. <code>H:QS</code>.</li><li>A move is a word and one or two places, separated by single spaces. Each move has exactly one spelling.</li></ul><table class=\"list\"><thead><tr><th>Move</th><th>Meaning</th></tr></thead> <tbody><tr><td><code>shift Fi Fj</code></td><td>swap neighbouring front cards (j = i+1)</td></tr><tr><td><code>shift Fi Bj</code></td><td>swap a front card with a touching back card (j = i or i+1)</td></tr><tr><td><code>shift Bi Bj</code></td><td>neighbouring back slots: a swap when both hold a card (lower slot first), otherwise the card in Bi moves to the empty Bj</td></tr><tr><td><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs("shift Bi H:<card>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 357, Col: 38}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 371, Col: 38}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</code></td><td>swap the card in Bi with that hand card</td></tr><tr><td><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</code></td><td>swap the card in Bi with that hand card</td></tr><tr><td><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs("shift H:<card> Bi")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 358, Col: 38}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 372, Col: 38}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</code></td><td>put that hand card into the empty Bi</td></tr><tr><td><code>recon Fi</code>, <code>recon Bi</code></td><td>turn the opponent's card in that slot face up</td></tr><tr><td><code>attack Fi</code></td><td>your Fi attacks the opponent's Fi</td></tr><tr><td><code>refill Fi Bj</code></td><td>refill step 1: the card in Bj slides into the open Fi</td></tr><tr><td><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</code></td><td>put that hand card into the empty Bi</td></tr><tr><td><code>recon Fi</code>, <code>recon Bi</code></td><td>turn the opponent's card in that slot face up</td></tr><tr><td><code>attack Fi</code></td><td>your Fi attacks the opponent's Fi</td></tr><tr><td><code>refill Fi Bj</code></td><td>refill step 1: the card in Bj slides into the open Fi</td></tr><tr><td><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs("refill Fi H:<card>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 362, Col: 39}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 376, Col: 39}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</code></td><td>refill step 1 with an empty back trench: that hand card goes to Fi</td></tr><tr><td><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "</code></td><td>refill step 1 with an empty back trench: that hand card goes to Fi</td></tr><tr><td><code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
 		templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs("refill Bj H:<card>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 363, Col: 39}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 377, Col: 39}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "</code></td><td>refill step 2: that hand card goes into the emptied Bj</td></tr></tbody></table><p>Swaps name the front slot before the back one and the lower slot first; other moves name the source first, except refills, which name the slot being filled first. Examples: <code>shift F1 B2</code>, <code>shift B3 H:QS</code>, <code>recon F2</code>, <code>attack F3</code>, <code>refill F3 B4</code>, <code>refill B4 H:7S</code>.</p><p>The game log adds the steps done for you to the line of the move that caused them, e.g. a battle's result, a forced refill marked <em>(forced)</em>, or a draw. In your log your opponent's hand cards appear only as <code>H</code> (<code>shift B3 H</code>) and their draws as \"draws a card\". The full record (variant, seed and chosen moves) becomes available with the archive when the game is over and replays it exactly.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</code></td><td>refill step 2: that hand card goes into the emptied Bj</td></tr></tbody></table><p>Swaps name the front slot before the back one and the lower slot first; other moves name the source first, except refills, which name the slot being filled first. Examples: <code>shift F1 B2</code>, <code>shift B3 H:QS</code>, <code>recon F2</code>, <code>attack F3</code>, <code>refill F3 B4</code>, <code>refill B4 H:7S</code>.</p><p>The game log adds the steps done for you to the line of the move that caused them, e.g. a battle's result, a forced refill marked <em>(forced)</em>, or a draw. In your log your opponent's hand cards appear only as <code>H</code> (<code>shift B3 H</code>) and their draws as \"draws a card\". The full record (variant, seed and chosen moves) becomes available with the archive when the game is over and replays it exactly.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// rulesUnits shows a TRENCH unit of kind k as drawn on the board, Black's
+// and White's.
+func rulesUnits(k trench.Kind) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var26 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var26 == nil {
+			templ_7745c5c3_Var26 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<span class=\"rules-units\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = TrenchUnit(trench.NewUnit(k, trench.Black)).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = TrenchUnit(trench.NewUnit(k, trench.White)).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "</span>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// rulesPieces shows a Trenches side's Tank and Soldier as drawn on the
+// board.
+func rulesPieces(side rules.Side) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var27 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var27 == nil {
+			templ_7745c5c3_Var27 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<span class=\"rules-units\"><svg class=\"unit\" role=\"img\" aria-label=\"Tank\"><use href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var28 string
+		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(pieceSprite(trenches.NewPiece(side, trenches.Tank)))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 397, Col: 112}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "\"></use></svg> <svg class=\"unit\" role=\"img\" aria-label=\"Soldier\"><use href=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var29 string
+		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(pieceSprite(trenches.NewPiece(side, trenches.Soldier)))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 398, Col: 118}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "\"></use></svg></span>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// rulesDiagram draws a starting position with the position images' code.
+func rulesDiagram(start any, caption string) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		templ_7745c5c3_Var30 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var30 == nil {
+			templ_7745c5c3_Var30 = templ.NopComponent
+		}
+		ctx = templ.ClearChildren(ctx)
+		if start != nil {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<figure class=\"rules-diagram\" id=\"start-diagram\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = PositionImage(start).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<figcaption class=\"hint\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var31 string
+			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(caption)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rules.templ`, Line: 407, Col: 37}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</figcaption></figure>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
 		}
 		return nil
 	})

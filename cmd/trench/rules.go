@@ -45,7 +45,13 @@ func rulesOutput(args []string) (string, error) {
 		if len(args) != 3 {
 			return "", fmt.Errorf("legal takes GAME POSITION only")
 		}
+		// Legal ignores end conditions: once the game is over ToMove is
+		// NoSide, but the position still has a side to move, and only that
+		// side gets moves from Legal.
 		moves := st.Legal(st.ToMove())
+		if !st.ToMove().Valid() {
+			moves = append(st.Legal(rules.Side0), st.Legal(rules.Side1)...)
+		}
 		if len(moves) == 0 {
 			return "", nil
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -103,5 +104,50 @@ func TestRulesReplay(t *testing.T) {
 	_, errOut, status = runRules("replay", dir+"/missing.txt")
 	if status != 1 || errOut == "" {
 		t.Fatal("a missing file was accepted")
+	}
+}
+
+func TestRulesLegalIgnoresTheEnd(t *testing.T) {
+	// White has no units left: the game is over, yet Black's moves are
+	// still the legal moves of the position.
+	out, errOut, status := runRules("legal", "trench", "8/8/8/8/rsss4/arss4/cars4/gcar4 b 0 0 0")
+	if status != 0 || !strings.Contains(out, "a4-a5\n") {
+		t.Fatalf("legal in an ended position: status %d, %q %q", status, out, errOut)
+	}
+}
+
+func TestRulesLegalCards(t *testing.T) {
+	// The usage names cards among the games: its positions name their
+	// variant.
+	pos := "c1 short 1 0 0 0 5S,AS,9S/4S,3S,8S,7S/2S,6S,10S,JS,QS,KS///-/--0 6H,QH,2H/8H,4H,7H,10H/AH,3H,5H,9H,JH,KH///-/--0 -"
+	out, errOut, status := runRules("legal", "cards", pos)
+	if status != 0 || !strings.Contains(out, "attack F1\n") {
+		t.Fatalf("legal cards: status %d, %q %q", status, out, errOut)
+	}
+}
+
+func TestUsageAndReadmeAgreeOnGames(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(usage, "GAME is trench, trenches or cards.") ||
+		!strings.Contains(string(readme), "The game names (GAME) are `trench`, `trenches` and `cards`") {
+		t.Error("the usage and the README name different games")
+	}
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(mod), "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok && !strings.Contains(string(readme), "Go](https://go.dev/dl/) ("+v+" or newer") {
+			t.Errorf("the README does not state the Go version go.mod needs (%s)", v)
+		}
+	}
+}
+
+func TestServeHelpIsNoError(t *testing.T) {
+	if err := serve(context.Background(), []string{"--help"}); err != nil {
+		t.Errorf("serve --help: %v", err)
 	}
 }

@@ -52,6 +52,9 @@ func serve(ctx context.Context, args []string) error {
 	metricsAddr := fs.String("metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
 	logFormat := fs.String("log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // the usage is printed: asking for it is no error
+		}
 		return err
 	}
 	logger, err := newLogger(os.Stderr, *logFormat)

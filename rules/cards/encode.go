@@ -24,6 +24,10 @@ const encodingVersion = "c1"
 // A slot is "-" (empty), a card ("QS", face down) or a card and "+" (face
 // up). The battle is "-" or "<attacker>,<slot>,<side0 card>,<side1 card>".
 // The flips and the deal are not stored: they follow from variant and seed.
+// A tenth field, present only when there are earlier positions since a
+// card last left the game, lists their hashes (16 hex digits each,
+// comma-separated, oldest first) for the repetition rule; states stored
+// before it existed have nine fields and an empty history.
 func (s *State) Encode() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %d %d %d %d", encodingVersion, s.variant, s.seed, s.ply, s.turn, b2i(s.acted))
@@ -36,6 +40,14 @@ func (s *State) Encode() string {
 		b.WriteByte('-')
 	} else {
 		fmt.Fprintf(&b, "%d,%d,%s,%s", s.battle.Attacker, s.battle.Slot, s.battle.Cards[0], s.battle.Cards[1])
+	}
+	for i, h := range s.seen {
+		if i == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%016x", h)
 	}
 	return b.String()
 }
@@ -106,8 +118,8 @@ func Decode(variant, text string) (*State, error) {
 		return nil, fmt.Errorf("%w: cards state: %s", rules.ErrNotation, fmt.Sprintf(format, args...))
 	}
 	f := strings.Split(text, " ")
-	if len(f) != 9 {
-		return bad("want 9 fields, got %d", len(f))
+	if len(f) != 9 && len(f) != 10 {
+		return bad("want 9 or 10 fields, got %d", len(f))
 	}
 	if f[0] != encodingVersion {
 		return bad("unknown version %q", f[0])
@@ -192,6 +204,15 @@ func Decode(variant, text string) (*State, error) {
 			bt.Winner = rules.NoSide
 		}
 		s.battle = bt
+	}
+	if len(f) == 10 {
+		for _, x := range strings.Split(f[9], ",") {
+			h, err := strconv.ParseUint(x, 16, 64)
+			if err != nil || len(x) != 16 {
+				return bad("position history %q", x)
+			}
+			s.seen = append(s.seen, h)
+		}
 	}
 	s.start = newStart(variant, s.seed)
 	return s, nil

@@ -3,6 +3,7 @@ package cards
 import (
 	"fmt"
 	"github.com/trench-games/trench/rules"
+	"strings"
 )
 
 // Engine is the card game's rules.Engine.
@@ -45,8 +46,12 @@ func (Engine) Start(spec rules.GameSpec, seed int64) (rules.State, error) {
 	return s, nil
 }
 
-// Decode parses a state written by Encode.
+// Decode parses a state written by Encode; variant "" takes the variant
+// the text names (its second field), as the command line does.
 func (Engine) Decode(variant, s string) (rules.State, error) {
+	if f := strings.Fields(s); variant == "" && len(f) > 1 {
+		variant = f[1]
+	}
 	st, err := Decode(variant, s)
 	if err != nil {
 		return nil, err
@@ -79,6 +84,9 @@ func (e Engine) NextInMatch(variant string, games []rules.MatchGame, seed int64)
 
 // HasArmistice is true: the players may agree to a draw.
 func (Engine) HasArmistice() bool { return true }
+
+// ArmisticeTerms says that the card game's armistice is an agreed draw.
+func (Engine) ArmisticeTerms() string { return "an agreed draw" }
 
 // FormatScore writes a card game score: the cards a side still holds,
 // e.g. "9 cards".

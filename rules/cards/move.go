@@ -288,6 +288,7 @@ func (s *State) play(m Move) (*State, []event, error) {
 	}
 	var ev []event
 	n.advance(&ev)
+	n.remember(s)
 	return n, ev, nil
 }
 

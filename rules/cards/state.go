@@ -2,6 +2,7 @@ package cards
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 
@@ -181,6 +182,10 @@ type State struct {
 	acted   bool       // the turn's action has been taken (its refill remains)
 	ply     int
 	battle  *Battle // the last battle, shared, never modified; nil before the first
+	// seen holds the position hashes (positionHash) of the earlier
+	// positions since a card last left the game, oldest first; nil when
+	// there are none. Never modified in place (Apply appends to a copy).
+	seen []uint64
 }
 
 // New returns the start of a game of variant ("short" or "long"); seed
@@ -296,6 +301,7 @@ func (s *State) clone() *State {
 		n.p[t].deck = cloneCards(s.p[t].deck)
 		n.p[t].removed = cloneCards(s.p[t].removed)
 	}
+	n.seen = slices.Clip(s.seen)
 	return &n
 }
 
@@ -350,7 +356,9 @@ func (s *State) score() [2]int { return [2]int{s.p[0].held(), s.p[1].held()} }
 
 // Result is Over when a side has nothing left outside its front trench
 // (no back card, no hand, no deck): that side loses. Score is the number
-// of cards each side still holds (trenches, hand and deck).
+// of cards each side still holds (trenches, hand and deck). A position
+// that occurs for the third time (spec "Repetition [decision]") ends the
+// game as a draw.
 func (s *State) Result() rules.Result {
 	r := rules.Result{Winner: rules.NoSide, Score: s.score()}
 	out0, out1 := s.p[0].reserve() == 0, s.p[1].reserve() == 0
@@ -361,8 +369,68 @@ func (s *State) Result() rules.Result {
 		r.Over, r.Winner, r.Reason = true, rules.Side1, rules.ReasonFrontOnly
 	case out1:
 		r.Over, r.Winner, r.Reason = true, rules.Side0, rules.ReasonFrontOnly
+	case s.Repetitions() >= 3:
+		r.Over, r.Reason = true, rules.ReasonRepetition
 	}
 	return r
+}
+
+// Repetitions returns how many times the current position has occurred
+// since a card last left the game, this time included (1 for a new
+// position). A position is every card's place and face, the hands, the
+// decks, the side to act, what it must do and each side's previous
+// action (spec "Repetition [decision]").
+func (s *State) Repetitions() int {
+	if len(s.seen) < 2 {
+		return 1 // a third occurrence needs two earlier ones
+	}
+	h, n := s.positionHash(), 1
+	for _, x := range s.seen {
+		if x == h {
+			n++
+		}
+	}
+	return n
+}
+
+// positionHash is a 64-bit FNV-1a hash of the position (see Repetitions):
+// the ply, the last battle and the removed cards are not part of it.
+func (s *State) positionHash() uint64 {
+	h := fnv.New64a()
+	var b []byte
+	b = append(b, byte('0'+s.turn), byte('0'+b2i(s.acted)))
+	for t := range s.p {
+		p := &s.p[t]
+		b = append(b, '|')
+		for _, sl := range p.front {
+			b = append(b, byte(sl.card), byte(b2i(sl.up)))
+		}
+		for _, sl := range p.back {
+			b = append(b, byte(sl.card), byte(b2i(sl.up)))
+		}
+		b = append(b, 'h')
+		for _, c := range p.hand {
+			b = append(b, byte(c))
+		}
+		b = append(b, 'd')
+		for _, c := range p.deck {
+			b = append(b, byte(c))
+		}
+		b = append(b, lastCodes[p.last][0], byte(p.ref.open), byte(p.ref.emptied), byte(b2i(p.ref.draw)))
+	}
+	h.Write(b)
+	return h.Sum64()
+}
+
+// remember records the position before a move (prev) in the history of
+// the position after it (s): the history starts afresh when a card has
+// left the game, since no earlier position can occur again.
+func (s *State) remember(prev *State) {
+	if s.score() != prev.score() {
+		s.seen = nil
+		return
+	}
+	s.seen = append(slices.Clip(prev.seen), prev.positionHash())
 }
 
 // Concede returns the result when side resigns or runs out of time.

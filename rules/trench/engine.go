@@ -208,11 +208,13 @@ type BoardView struct {
 	// it.
 	Captured [2][5]int
 	// Quiet is the number of plies since the last capture; ShowQuiet is
-	// true when it has passed 40 (the game ends at 50).
+	// true when it has passed 40 (the game ends at 50) in a game that goes
+	// on: not once the game is over, nor for rules.Reveal (an ended game).
 	Quiet     int
 	ShowQuiet bool
 	// FinalTurn is true when White is playing the last move the BGA
-	// equal-turns rule grants after Black reached the target.
+	// equal-turns rule grants after Black reached the target (in a game
+	// that goes on, as ShowQuiet).
 	FinalTurn bool
 	// Result is the game's outcome under the ruleset (Over false while it
 	// runs).
@@ -228,17 +230,19 @@ type BoardView struct {
 func (s State) View(viewer rules.Side) any {
 	res := s.Result()
 	v := BoardView{
-		Position:  s.pos,
-		Ruleset:   s.rs.Key,
-		Viewer:    viewer,
-		ToMove:    s.pos.side,
-		Points:    s.pos.Score(s.rs),
-		Target:    s.rs.Target,
-		Captured:  [2][5]int{s.pos.Missing(Black), s.pos.Missing(White)},
-		Quiet:     s.pos.quiet,
-		ShowQuiet: s.pos.quiet > 40,
-		FinalTurn: s.pos.FinalTurn(s.rs),
-		Result:    res,
+		Position: s.pos,
+		Ruleset:  s.rs.Key,
+		Viewer:   viewer,
+		ToMove:   s.pos.side,
+		Points:   s.pos.Score(s.rs),
+		Target:   s.rs.Target,
+		Captured: [2][5]int{s.pos.Missing(Black), s.pos.Missing(White)},
+		Quiet:    s.pos.quiet,
+		Result:   res,
+	}
+	if live := !res.Over && viewer != rules.Reveal; live {
+		v.ShowQuiet = s.pos.quiet > 40
+		v.FinalTurn = s.pos.FinalTurn(s.rs)
 	}
 	if !res.Over && viewer == s.pos.side {
 		v.Moves = s.pos.LegalMoves()

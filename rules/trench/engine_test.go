@@ -233,6 +233,15 @@ func TestStateView(t *testing.T) {
 	if NewState(q, RulesetMatch).View(White).(BoardView).ShowQuiet {
 		t.Error("ShowQuiet at 40")
 	}
+	// A game that has ended (by resignation: the position does not say
+	// so) no longer warns of the 50-ply limit; nor one ended by it.
+	if s.View(rules.Reveal).(BoardView).ShowQuiet {
+		t.Error("ShowQuiet in the view of an ended game")
+	}
+	fifty := mustParse(t, "5AC1/4SRAC/4SSRA/4SSSR/rss5/arss4/cars4/gc1r4 w 50 7 4")
+	if v := NewState(fifty, RulesetMatch).View(rules.NoSide).(BoardView); !v.Result.Over || v.ShowQuiet {
+		t.Errorf("after 50 quiet plies: over %v, ShowQuiet %v", v.Result.Over, v.ShowQuiet)
+	}
 	// Once over, nobody gets moves; the result is in the view.
 	end := NewState(mustParse(t, "7G/7C/8/8/8/8/8/g7 w 0 25 3"), RulesetSingle)
 	ev := end.View(White).(BoardView)

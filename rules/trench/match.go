@@ -29,9 +29,10 @@ func matchPlayer(side rules.Side, swapped bool) int {
 }
 
 // NextInMatch decides what follows the finished games of a match started
-// with variant (spec "Official match"). Totals sum every game's points per
+// with variant (spec "Official match"). Totals sum the games' points per
 // match player (player 0 played Black in game 1; a Swapped game gives
-// player 0 the White score).
+// player 0 the White score): in the official match the points of game 1
+// and game 2 only, the decider's score standing on its own.
 //
 //   - "single", "bga" (and any other key): one game; Done once it is
 //     played, won by the winner of that game (-1 if drawn).
@@ -43,13 +44,16 @@ func matchPlayer(side rules.Side, swapped bool) int {
 //     winner wins the match, a drawn decider being a drawn match (-1).
 func NextInMatch(variant string, games []rules.MatchGame, seed int64) rules.MatchStep {
 	var step rules.MatchStep
-	for _, g := range games {
+	if variant == "" {
+		variant = RulesetMatch.Key
+	}
+	for i, g := range games {
+		if variant == RulesetMatch.Key && i >= 2 {
+			break // the decider does not add to the match totals
+		}
 		for side := Black; side <= White; side++ {
 			step.Totals[matchPlayer(side, g.Spec.Swapped)] += g.Result.Score[side]
 		}
-	}
-	if variant == "" {
-		variant = RulesetMatch.Key
 	}
 	winnerOf := func(g rules.MatchGame) int {
 		if !g.Result.Winner.Valid() {

@@ -85,21 +85,23 @@ func TestNextInMatchDecider(t *testing.T) {
 			t.Fatalf("seed %d: the lot is not deterministic", seed)
 		}
 	}
+	// The totals stay those of games 1 and 2: the decider's score stands
+	// on its own (spec "Official match").
 	cases := []struct {
 		name string
 		g3   rules.MatchGame
 		want rules.MatchStep
 	}{
 		{"decider won by black, not swapped", game("decider", false, Black, 40, 12),
-			rules.MatchStep{Done: true, Winner: 0, Totals: [2]int{70, 42}}},
+			rules.MatchStep{Done: true, Winner: 0, Totals: [2]int{30, 30}}},
 		{"decider won by black, swapped", game("decider", true, Black, 40, 12),
-			rules.MatchStep{Done: true, Winner: 1, Totals: [2]int{42, 70}}},
+			rules.MatchStep{Done: true, Winner: 1, Totals: [2]int{30, 30}}},
 		{"decider won by white, swapped", game("decider", true, White, 4, 40),
-			rules.MatchStep{Done: true, Winner: 0, Totals: [2]int{70, 34}}},
+			rules.MatchStep{Done: true, Winner: 0, Totals: [2]int{30, 30}}},
 		{"decider won by resignation with fewer points", game("decider", false, White, 30, 20),
-			rules.MatchStep{Done: true, Winner: 1, Totals: [2]int{60, 50}}},
+			rules.MatchStep{Done: true, Winner: 1, Totals: [2]int{30, 30}}},
 		{"drawn decider: drawn match", game("decider", true, rules.NoSide, 8, 8),
-			rules.MatchStep{Done: true, Winner: -1, Totals: [2]int{38, 38}}},
+			rules.MatchStep{Done: true, Winner: -1, Totals: [2]int{30, 30}}},
 	}
 	for _, c := range cases {
 		if got := NextInMatch("match", []rules.MatchGame{g1, g2, c.g3}, 9); got != c.want {

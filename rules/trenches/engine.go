@@ -102,3 +102,12 @@ func (Engine) HasArmistice() bool { return false }
 // FormatScore writes a Trenches score: the pieces that can still move,
 // e.g. "3 mobile".
 func (Engine) FormatScore(n int) string { return fmt.Sprintf("%d mobile", n) }
+
+// DarkSide is Side1: Dark moves second.
+func (Engine) DarkSide() rules.Side { return rules.Side1 }
+
+// Unscored reports that a win by resignation or on time has no score (see
+// Concede).
+func (Engine) Unscored(r rules.Reason) bool {
+	return r == rules.ReasonResigned || r == rules.ReasonTimeout
+}
