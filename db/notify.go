@@ -223,7 +223,7 @@ type MoveNotice struct {
 }
 
 // DueMoveNotices returns the "your move" mails due: for every player who
-// chose NotifyMove and has an address, each game waiting for their move
+// chose NotifyMove and has a verified address, each game waiting for their move
 // in a turn not yet recorded by ClaimMoveNotice (one mail a turn, however
 // many moves the turn takes).
 func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
@@ -231,7 +231,7 @@ func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
 		JOIN games g ON g.status = 'active'
 			AND ((g.to_move = 0 AND g.side0_id = s.user_id) OR (g.to_move = 1 AND g.side1_id = s.user_id))
-		WHERE s.mode = 'move' AND s.email <> ''
+		WHERE s.mode = 'move' AND s.email <> '' AND s.email_verified
 			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id AND n.game_id = g.id AND n.ply >= g.turn_ply)
 		ORDER BY s.user_id, g.id`)
 	if err != nil {
@@ -311,7 +311,7 @@ func DigestDay(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 func (db *DB) DueDigests(ctx context.Context, now time.Time) ([]Digest, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
-		WHERE s.mode = 'daily' AND s.email <> ''
+		WHERE s.mode = 'daily' AND s.email <> '' AND s.email_verified
 			AND NOT EXISTS (SELECT 1 FROM digests d WHERE d.user_id = s.user_id AND d.day = ?1)
 			AND EXISTS (SELECT 1 FROM games g WHERE g.status = 'active'
 				AND ((g.to_move = 0 AND g.side0_id = s.user_id) OR (g.to_move = 1 AND g.side1_id = s.user_id)))

@@ -58,7 +58,7 @@ func signedIn(c *client) bool {
 // link mailed; mails is how many mails the sink holds before.
 func verifyAddress(t *testing.T, s *server, sink *mailSink, c *client, email string, mails int) {
 	t.Helper()
-	setNotify(t, c, email, "none")
+	saveNotify(t, c, email, "none")
 	if got := c.text("#email-status"); !strings.Contains(got, "not verified") {
 		t.Fatalf("a new address shows %q, want it not verified", got)
 	}
@@ -167,6 +167,7 @@ func TestDeleteAccountAndExport(t *testing.T) {
 	a, b := signedUpPair(t, s)
 	done := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 6)
 	running := challenge(t, a, b, "trench", "single", "0")
+	playRandom(t, s, running, 2) // both have moved: resigning it is a loss, not an abort
 	a.Get(fmt.Sprintf("/games/%d", running))
 	a.Post(fmt.Sprintf("/games/%d/messages", running), url.Values{"message": {"hello from alice"}})
 	a.wantStatus(http.StatusOK)

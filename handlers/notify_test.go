@@ -203,8 +203,20 @@ func runMailJob(t *testing.T, s *server) int {
 	return n
 }
 
-// setNotify saves c's notification settings through the settings form.
+// setNotify saves c's notification settings through the settings form
+// and has c confirm the address.
 func setNotify(t *testing.T, c *client, email, mode string) {
+	t.Helper()
+	saveNotify(t, c, email, mode)
+	if email != "" {
+		confirmAddress(t, c)
+		c.Get("/settings")
+	}
+}
+
+// saveNotify saves c's notification settings through the settings form,
+// leaving a new address unverified.
+func saveNotify(t *testing.T, c *client, email, mode string) {
 	t.Helper()
 	c.Get("/settings")
 	c.wantStatus(http.StatusOK)
@@ -212,6 +224,51 @@ func setNotify(t *testing.T, c *client, email, mode string) {
 	c.wantStatus(http.StatusOK)
 	if c.Last.Find("#notifications .flash.ok").Length() != 1 {
 		t.Fatalf("%s: no confirmation after saving notifications", c.Name)
+	}
+}
+
+// confirmAddress has c's owner confirm their saved address, as the link
+// mailed from the settings page does (mail goes only to a verified
+// address).
+func confirmAddress(t *testing.T, c *client) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := c.srv.DB.UserByName(ctx, c.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.srv.DB.StartEmailVerification(ctx, u.ID, c.srv.Clock.Now())
+	if db.KindOf(err) == db.KindInvalid {
+		return // verified already
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.srv.DB.VerifyEmail(ctx, v.Token, c.srv.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOnlyVerifiedAddressesGetMail: a saved address gets no "your move"
+// mail until its owner has confirmed it; then it does.
+func TestOnlyVerifiedAddressesGetMail(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	saveNotify(t, b, "bob@example.org", "move")
+	if got := b.text("#email-status"); !strings.Contains(got, "no mail is sent to it") {
+		t.Errorf("the settings page says %q about an unverified address", got)
+	}
+	id := challenge(t, a, b, "trench", "single", "0")
+	clickMove(t, a, id, func(n int) int { return 0 })
+	if n, err := s.App.SendNotifications(context.Background()); err != nil || n != 0 {
+		t.Fatalf("%d mails to an unverified address (%v), want none", n, err)
+	}
+	confirmAddress(t, b)
+	if n, err := s.App.SendNotifications(context.Background()); err != nil || n != 1 {
+		t.Fatalf("%d mails once the address is verified (%v), want 1", n, err)
+	}
+	if m := waitMails(t, sink, 1)[0]; m.To[0] != "bob@example.org" {
+		t.Errorf("the mail went to %v", m.To)
 	}
 }
 
