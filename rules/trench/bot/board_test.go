@@ -14,7 +14,7 @@ import (
 // same hash as a board built afresh.
 func TestBoardMatchesRules(t *testing.T) {
 	rng := bot.NewRand(11)
-	for range 30 {
+	for range 15 {
 		p := trench.Start()
 		for ply := 0; ply < 300 && !p.Outcome(trench.RulesetMatch).Over; ply++ {
 			b := newBoard(p)

@@ -49,6 +49,7 @@ type searcher struct {
 	g        *game
 	maxDepth int
 	noise    int    // amplitude of the evaluation noise
+	qDepth   int    // plies of quiescence (0: unbounded)
 	noiseKey uint64 // key of the seeded noise
 	limit    int64
 	nodes    int64
@@ -74,7 +75,7 @@ type searcher struct {
 const maxMovesBuf = 256
 
 func newSearcher(g *game, cfg config, budget bot.Budget, seed int64) *searcher {
-	s := &searcher{g: g, maxDepth: cfg.maxDepth, noise: cfg.noise, limit: cfg.nodes, stop: budget.Stop}
+	s := &searcher{g: g, maxDepth: cfg.maxDepth, noise: cfg.noise, qDepth: cfg.qDepth, limit: cfg.nodes, stop: budget.Stop}
 	if budget.Nodes > 0 {
 		s.limit = budget.Nodes
 	}
@@ -217,7 +218,7 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 		}
 	}
 	if depth <= 0 || ply >= maxPly-1 {
-		return s.quiesce(b, ply, alpha, beta)
+		return s.quiesce(b, ply, ply, alpha, beta)
 	}
 	pvNode := beta-alpha > 1
 	key := b.key()
@@ -316,13 +317,13 @@ func (s *searcher) ageHistory() {
 	}
 }
 
-// quiesce searches only captures from b, so that no position is
+// quiesce searches only captures from b (entered at ply from), so that no position is
 // evaluated in the middle of an exchange; the side to move may also stand
 // on the static value.
-func (s *searcher) quiesce(b *board, ply, alpha, beta int) int {
+func (s *searcher) quiesce(b *board, ply, from, alpha, beta int) int {
 	s.pvLen[ply] = 0
 	stand := s.static(b)
-	if stand >= beta || ply >= maxPly-1 {
+	if stand >= beta || ply >= maxPly-1 || (s.qDepth > 0 && ply-from >= s.qDepth) {
 		return stand
 	}
 	if stand > alpha {
@@ -346,7 +347,7 @@ func (s *searcher) quiesce(b *board, ply, alpha, beta int) int {
 			v = -t
 			s.pvLen[ply+1] = 0
 		} else {
-			v = -s.quiesce(&c, ply+1, -beta, -alpha)
+			v = -s.quiesce(&c, ply+1, from, -beta, -alpha)
 		}
 		if s.aborted {
 			return 0
