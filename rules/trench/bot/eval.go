@@ -98,6 +98,12 @@ func (g *game) terminal(b *board, ply int) (int, bool) {
 	return 0, false
 }
 
+// finalTurnNear reports whether Black has reached the target under BGA's
+// equal turns, where whose turn it is decides whether the game is over.
+func (g *game) finalTurnNear(b *board) bool {
+	return g.equalTurns && b.stars[0]*g.pps >= g.target
+}
+
 // onPoints is the value, from Black's view, of the game ending now with
 // points counted.
 func (g *game) onPoints(b *board, ply int) int {

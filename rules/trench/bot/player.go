@@ -26,13 +26,14 @@ type config struct {
 	nodes    int64 // node budget when Budget.Nodes is 0
 	noise    int   // amplitude of the seeded noise added to each evaluation, in hundredths of a star
 	qDepth   int   // plies of captures searched at the horizon (0: until none is left)
+	null     bool  // null-move pruning
 }
 
 // levels are the searching levels' settings.
 var levels = map[bot.Level]config{
 	bot.Easy:   {maxDepth: 1, nodes: 5_000, noise: 200, qDepth: 1},
-	bot.Medium: {maxDepth: 20, nodes: 40_000, noise: 10},
-	bot.Hard:   {maxDepth: maxPly / 2, nodes: 600_000},
+	bot.Medium: {maxDepth: 20, nodes: 40_000, noise: 10, null: true},
+	bot.Hard:   {maxDepth: maxPly / 2, nodes: 600_000, null: true},
 }
 
 // LevelNodes returns the node budget level l uses when Budget.Nodes is 0;

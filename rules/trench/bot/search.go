@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/trench-games/trench/rules/bot"
+	"github.com/trench-games/trench/rules/trench"
 )
 
 // maxPly bounds the plies from the root, quiescence included.
@@ -50,6 +51,7 @@ type searcher struct {
 	maxDepth int
 	noise    int    // amplitude of the evaluation noise
 	qDepth   int    // plies of quiescence (0: unbounded)
+	null     bool   // null-move pruning
 	noiseKey uint64 // key of the seeded noise
 	limit    int64
 	nodes    int64
@@ -62,6 +64,7 @@ type searcher struct {
 	keys    [maxPly][maxMovesBuf]int32
 	killer  [maxPly][2]move
 	history [2][64][64]int32
+	nulled  [maxPly]bool // the move played at this ply was a null move
 	pv      [maxPly + 1][maxPly]move
 	pvLen   [maxPly + 1]int
 
@@ -75,7 +78,7 @@ type searcher struct {
 const maxMovesBuf = 256
 
 func newSearcher(g *game, cfg config, budget bot.Budget, seed int64) *searcher {
-	s := &searcher{g: g, maxDepth: cfg.maxDepth, noise: cfg.noise, qDepth: cfg.qDepth, limit: cfg.nodes, stop: budget.Stop}
+	s := &searcher{g: g, maxDepth: cfg.maxDepth, noise: cfg.noise, qDepth: cfg.qDepth, null: cfg.null, limit: cfg.nodes, stop: budget.Stop}
 	if budget.Nodes > 0 {
 		s.limit = budget.Nodes
 	}
@@ -236,6 +239,28 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 			}
 		}
 	}
+	// Null move: when passing (which the rules do not allow) still holds
+	// beta in a shallower search, a real move surely does.
+	if s.null && !pvNode && ply > 0 && depth >= 3 && !s.nulled[ply-1] && b.units[b.side] > 3 &&
+		b.quiet < trench.QuietLimit-10 && !s.g.finalTurnNear(b) && s.static(b) >= beta {
+		c := *b
+		c.side ^= 1
+		c.hash ^= zSide
+		c.quiet++
+		c.gained = 0
+		s.nulled[ply] = true
+		v := -s.negamax(&c, depth-1-nullReduction, ply+1, -beta, -beta+1)
+		s.nulled[ply] = false
+		if s.aborted {
+			return 0
+		}
+		if v >= beta {
+			if v > proven {
+				v = beta
+			}
+			return v
+		}
+	}
 	ms := b.gen(s.moves[ply][:0], false)
 	if len(ms) == 0 {
 		// No legal move: the game ends on points (spec [decision]).
@@ -338,6 +363,12 @@ func (s *searcher) quiesce(b *board, ply, from, alpha, beta int) int {
 	for i := range ms {
 		pick(ms, keys, i)
 		m := ms[i]
+		// A capture that cannot lift the value to alpha is not searched
+		// (delta pruning), unless it may reach the target.
+		if stand+int(m.gain)*deltaPerStar+deltaMargin <= alpha &&
+			(s.g.targetStars == 0 || b.stars[b.side]+int(m.gain) < s.g.targetStars) {
+			continue
+		}
 		c := b.apply(m)
 		if s.visit() {
 			return 0
@@ -365,6 +396,16 @@ func (s *searcher) quiesce(b *board, ply, from, alpha, beta int) int {
 	}
 	return best
 }
+
+// nullReduction is how many plies shallower the null move is searched.
+const nullReduction = 2
+
+// Delta pruning's estimate of a capture: at most deltaPerStar per star
+// won, plus deltaMargin for what the position gains.
+const (
+	deltaPerStar = 2 * star
+	deltaMargin  = 2 * star
+)
 
 // result is the outcome of a search from the root's side to move.
 type result struct {
