@@ -197,15 +197,14 @@ func TestAvoidsTheLoss(t *testing.T) {
 // At 49 quiet plies any quiet move ends the game on points: Black, ahead,
 // sees the win; with no quiet plies it does not.
 func TestTheQuietLimitCounts(t *testing.T) {
-	fen := "7G/8/8/8/8/8/8/2s1g3 b %d 5 2"
 	for _, c := range []struct {
-		quiet string
-		won   bool
-	}{{"49", true}, {"0", false}} {
-		st := state(t, "7G/8/8/8/8/8/8/2s1g2s b "+c.quiet+" 5 2", trench.RulesetSingle)
+		fen string
+		won bool
+	}{{"7G/8/8/8/8/8/8/2s1g2s b 49 5 2", true}, {"7G/8/8/8/8/8/8/2s1g2s b 0 5 2", false}} {
+		st := state(t, c.fen, trench.RulesetSingle)
 		th := think(t, st, bot.Request{Level: bot.Hard, Side: trench.Black, Seed: 1, Budget: bot.Budget{Nodes: 20000}})
 		if won := th.Score == bot.Win-1; won != c.won {
-			t.Errorf("%s at quiet %s: score %d", fen, c.quiet, th.Score)
+			t.Errorf("%s: score %d, want a win at once: %v", c.fen, th.Score, c.won)
 		}
 	}
 }
