@@ -81,6 +81,7 @@ func TestBotMoveErrors(t *testing.T) {
 		{"move", "trench", "8/8/8/8/8/8/8/g7 w 0 0 0"},
 		{"move", "trenches", "10/10/10/10/10/10/10/10/10/10 l"},
 		{"duel", "--game", "trench", "--a", "hard"},
+		{"duel", "--game", "trench", "--rules", "blitz", "--a", "easy", "--b", "random", "--games", "2"},
 		{"duel", "--game", "trench", "--a", "hard", "--b", "easy", "--games", "2", "--nodes", "10", "--movetime", "10"},
 		{"jump"},
 	} {
@@ -88,6 +89,15 @@ func TestBotMoveErrors(t *testing.T) {
 		if status != 1 || out != "" || !strings.HasPrefix(errOut, "trench bot: ") || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%q: status %d stdout %q stderr %q, want exit 1 with one line on stderr", args, status, out, errOut)
 		}
+	}
+}
+
+// TestBotDuelDecider: the decider's rules (a TRENCH game to 40 that no
+// challenge offers on its own) can be dueled too.
+func TestBotDuelDecider(t *testing.T) {
+	out, errOut, status := runBot("duel", "--game", "trench", "--rules", "decider", "--a", "easy", "--b", "random", "--games", "2", "--nodes", "200")
+	if status != 0 || !strings.HasPrefix(out, "games=2 ") {
+		t.Fatalf("decider duel: status %d stdout %q stderr %q", status, out, errOut)
 	}
 }
 

@@ -209,13 +209,17 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, ctx.Err()
 }
 
+// knownVariant says whether key is one of eng's rules: a variant a
+// challenge may choose, or one the engine starts a game with (TRENCH's
+// decider).
 func knownVariant(eng rules.Engine, key string) bool {
 	for _, v := range eng.Variants() {
 		if v.Key == key {
 			return true
 		}
 	}
-	return false
+	_, err := eng.Start(eng.FirstGame(key), 0)
+	return err == nil && eng.FirstGame(key).Variant == key
 }
 
 // played is one match of the duel as A saw it.
