@@ -92,19 +92,31 @@ func VerifyFile(ctx context.Context, path string) (Checked, error) {
 	if _, err := os.Stat(path); err != nil {
 		return Checked{}, fmt.Errorf("db: verify: %w", err)
 	}
-	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	r, err := openVerified(ctx, path)
 	if err != nil {
-		return Checked{}, fmt.Errorf("db: verify %s: %w", path, err)
+		return Checked{}, err
 	}
 	defer r.Close()
+	return verifyGames(ctx, r)
+}
+
+// openVerified opens the database file at path read-only and immutable
+// and runs SQLite's integrity check on it.
+func openVerified(ctx context.Context, path string) (*sql.DB, error) {
+	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, fmt.Errorf("db: verify %s: %w", path, err)
+	}
 	var res string
 	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
-		return Checked{}, fmt.Errorf("db: verify %s: integrity check: %w", path, err)
+		r.Close()
+		return nil, fmt.Errorf("db: verify %s: integrity check: %w", path, err)
 	}
 	if res != "ok" {
-		return Checked{}, fmt.Errorf("db: verify %s: integrity check: %s", path, res)
+		r.Close()
+		return nil, fmt.Errorf("db: verify %s: integrity check: %s", path, res)
 	}
-	return verifyGames(ctx, r)
+	return r, nil
 }
 
 func verifyGames(ctx context.Context, pool *sql.DB) (Checked, error) {

@@ -55,7 +55,9 @@ func dsn(path string, readOnly bool) string {
 
 // Open opens (creating if needed) the database file at path, sets the
 // pragmas and runs the embedded migrations in order, each in its own
-// transaction. Errors: the file cannot be opened or a migration fails.
+// transaction (after a verified backup when the schema was older, see
+// upgrade). Errors: the file cannot be opened, a migration fails, or the
+// schema is newer than this binary's (ErrNewerSchema).
 func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("db: empty path")
@@ -71,7 +73,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
-	if err := migrate(ctx, w); err != nil {
+	if err := upgrade(ctx, w, path); err != nil {
 		w.Close()
 		return nil, err
 	}
