@@ -64,7 +64,7 @@ func schemaVersion(ctx context.Context, q queryer) (int64, error) {
 // schema. A database newer than the binary is refused (ErrNewerSchema)
 // and left as it is. A database with an older schema is first copied to
 // a verified backup beside it (see upgradeBackup), then migrated.
-func upgrade(ctx context.Context, w *sql.DB, path string) error {
+func upgrade(ctx context.Context, w *sql.DB, path string, logger *slog.Logger) error {
 	have, err := schemaVersion(ctx, w)
 	if err != nil {
 		return fmt.Errorf("db: schema version of %s: %w", path, err)
@@ -75,11 +75,11 @@ func upgrade(ctx context.Context, w *sql.DB, path string) error {
 		return fmt.Errorf("db: %s has schema version %d but this trench knows versions up to %d: %w; "+
 			"run that release or a newer one (the database was not changed)", path, have, want, ErrNewerSchema)
 	case have > 0 && have < want:
-		dest, err := upgradeBackup(ctx, w, path, have, time.Now())
+		dest, err := upgradeBackup(ctx, w, path, have, time.Now(), logger)
 		if err != nil {
 			return fmt.Errorf("db: no upgrade without a backup: %w", err)
 		}
-		slog.Info("db: upgrading the schema after a verified backup", "db", path, "from", have, "to", want, "backup", dest)
+		logger.Info("db: upgrading the schema after a verified backup", "db", path, "from", have, "to", want, "backup", dest)
 	}
 	return migrate(ctx, w)
 }
@@ -90,7 +90,7 @@ func upgrade(ctx context.Context, w *sql.DB, path string) error {
 // number of rows in every table as the database) and removes the older
 // upgrade backups of path beyond the last three. It returns the backup's
 // path.
-func upgradeBackup(ctx context.Context, w *sql.DB, path string, from int64, now time.Time) (string, error) {
+func upgradeBackup(ctx context.Context, w *sql.DB, path string, from int64, now time.Time, logger *slog.Logger) (string, error) {
 	dest := fmt.Sprintf("%s.upgrade-%s-v%d", path, now.UTC().Format("20060102T150405Z"), from)
 	if err := (&DB{path: path}).Backup(ctx, dest); err != nil {
 		return "", err
@@ -106,7 +106,7 @@ func upgradeBackup(ctx context.Context, w *sql.DB, path string, from int64, now 
 		if err := os.Remove(old[0]); err != nil {
 			return dest, fmt.Errorf("db: remove an old upgrade backup: %w", err)
 		}
-		slog.Info("db: removed an old upgrade backup", "backup", old[0])
+		logger.Info("db: removed an old upgrade backup", "backup", old[0])
 		old = old[1:]
 	}
 	return dest, nil

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,7 +92,7 @@ func TestUpgradeBackupsKeepsTheLastThree(t *testing.T) {
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	var made []string
 	for i := range 5 {
-		dest, err := upgradeBackup(ctx, w, path, 2, start.Add(time.Duration(i)*time.Hour))
+		dest, err := upgradeBackup(ctx, w, path, 2, start.Add(time.Duration(i)*time.Hour), slog.Default())
 		if err != nil {
 			t.Fatal(err)
 		}

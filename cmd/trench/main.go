@@ -39,6 +39,7 @@ const usage = `usage:
   trench rules perft GAME POSITION DEPTH
   trench rules replay FILE
   trench backup [--db FILE] DEST
+  trench restore --from URL [--timestamp T] DEST
   trench version
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
@@ -59,6 +60,8 @@ func run(ctx context.Context, args []string) error {
 		return rulesCommand(os.Stdout, os.Stderr, args[1:])
 	case "backup":
 		return backupCommand(ctx, os.Stdout, args[1:])
+	case "restore":
+		return restoreCommand(ctx, os.Stdout, args[1:])
 	case "version", "--version":
 		return versionCommand(ctx, os.Stdout, args[1:])
 	case "bench":

@@ -42,12 +42,18 @@ func serve(ctx context.Context, args []string) error {
 	smtpUser := fs.String("smtp-user", env("TRENCH_SMTP_USER", ""), "user name at the mail server, if it wants one (TRENCH_SMTP_USER)")
 	smtpPassword := fs.String("smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
 	smtpFrom := fs.String("smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
+	replicate := fs.String("replicate", env("TRENCH_REPLICATE", ""), "stream every committed transaction to this replica: file:///path or s3://bucket/path (TRENCH_REPLICATE)")
+	restoreDefault, err := strconv.ParseBool(env("TRENCH_RESTORE_IF_MISSING", "true"))
+	if err != nil {
+		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
+	}
+	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
-	store, err := db.Open(ctx, *path)
+	store, err := db.OpenWith(ctx, *path, db.Options{Replica: *replicate, RestoreIfMissing: *restoreIfMissing, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -69,6 +75,9 @@ func serve(ctx context.Context, args []string) error {
 	}
 	go app.ExpireLoop(ctx, time.Minute)
 	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
+	if *replicate != "" {
+		logger.Info("replicating", "replica", db.Redact(*replicate))
+	}
 	fmt.Fprintf(os.Stderr, "Trench is running at http://%s/\n", ln.Addr())
 
 	errc := make(chan error, 1)
