@@ -46,7 +46,8 @@ func TestOpenBacksUpAnOlderSchemaBeforeMigrating(t *testing.T) {
 	old := SchemaVersion() - 1
 	oldDatabase(t, path, old)
 
-	store, err := Open(ctx, path)
+	var log bytes.Buffer
+	store, err := OpenWith(ctx, path, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +64,9 @@ func TestOpenBacksUpAnOlderSchemaBeforeMigrating(t *testing.T) {
 	}
 	if !strings.HasSuffix(backups[0], "-v"+strconv.FormatInt(old, 10)) || filepath.Dir(backups[0]) != filepath.Dir(path) {
 		t.Errorf("backup %s: want it beside the database, named after version %d", backups[0], old)
+	}
+	if !strings.Contains(log.String(), "upgrading the schema after a verified backup") || !strings.Contains(log.String(), backups[0]) {
+		t.Errorf("the log does not name the backup %s:\n%s", backups[0], log.String())
 	}
 	b, err := Inspect(ctx, backups[0])
 	if err != nil || b.SchemaVersion != old || b.Integrity != nil || b.Newest != 1 {
