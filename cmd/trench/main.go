@@ -34,6 +34,8 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e))
 
 const usage = `usage:
   trench serve [--addr ADDR] [--db FILE] [--base-url URL] [--secure-cookies]
+               [--domain DOMAIN]... [--acme-email E] [--acme-directory URL] | [--tls-cert FILE --tls-key FILE]
+               (trench serve --help lists every flag)
   trench rules legal GAME POSITION
   trench rules apply GAME POSITION MOVE...
   trench rules perft GAME POSITION DEPTH
