@@ -39,6 +39,11 @@ func (db *DB) Backup(ctx context.Context, dest string) error {
 	}
 	defer conn.Close()
 	conn.SetMaxOpenConns(1)
+	// VACUUM INTO fills an empty file: made first, only its owner may read
+	// it, like the database.
+	if err := createPrivate(dest); err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
 	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
 		return fmt.Errorf("db: backup to %s: %w", dest, err)
 	}
@@ -205,4 +210,14 @@ func verifyGame(ctx context.Context, q queryer, id int64) (int, error) {
 		return n, fmt.Errorf("db: verify game %d: side %d to move, replayed side %d", id, g.ToMove, st.ToMove())
 	}
 	return n, nil
+}
+
+// createPrivate creates the empty file path, readable and writable by its
+// owner only (mode 0600). Errors: it exists, or cannot be made.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

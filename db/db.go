@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
 	"runtime"
 	"time"
 
@@ -92,6 +93,13 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 		}
 		if restored {
 			opt.Logger.Info("database restored from the replica", "db", path, "replica", Redact(opt.Replica))
+		}
+	}
+	// SQLite would make a new file readable by everyone: make it first,
+	// for its owner only (its -wal and -shm files take the same mode).
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := createPrivate(path); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("db: create %s: %w", path, err)
 		}
 	}
 	db, err := open(ctx, path, opt.Replica != "", opt.Logger)

@@ -153,3 +153,33 @@ func TestOpenRefusesANewerSchemaAndLeavesItAlone(t *testing.T) {
 		t.Errorf("backups of a refused database: %v", b)
 	}
 }
+
+func TestNewDatabaseAndBackupsAreForTheirOwnerOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trench.db")
+	store, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.write.ExecContext(ctx, `INSERT INTO users (name, password_hash, created_at) VALUES ('ann', 'x', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "copy.db")
+	if err := store.Backup(ctx, dest); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "-wal", dest} {
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s has mode %v: others may read it", filepath.Base(p), info.Mode().Perm())
+		}
+	}
+	if b, err := VerifyFile(ctx, dest); err != nil {
+		t.Errorf("the backup into a file made first: %v %+v", err, b)
+	}
+}
