@@ -1,6 +1,7 @@
 // Command trench is the Trench server and its tools: `trench serve` runs
 // the correspondence server; `trench rules` answers rules questions about
-// a position from the command line; `trench version` says what was built.
+// a position from the command line; `trench doctor` checks an
+// installation; `trench version` says what was built.
 package main
 
 import (
@@ -42,6 +43,7 @@ const usage = `usage:
   trench rules replay FILE
   trench backup [--db FILE] DEST
   trench restore --from URL [--timestamp T] DEST
+  trench doctor [--db FILE] [flags as for serve]
   trench version
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
@@ -64,6 +66,8 @@ func run(ctx context.Context, args []string) error {
 		return backupCommand(ctx, os.Stdout, args[1:])
 	case "restore":
 		return restoreCommand(ctx, os.Stdout, args[1:])
+	case "doctor":
+		return doctorCommand(ctx, os.Stdout, args[1:])
 	case "version", "--version":
 		return versionCommand(ctx, os.Stdout, args[1:])
 	case "bench":
