@@ -3,7 +3,7 @@
 GO ?= go
 HTMX_VERSION := 2.0.11
 
-.PHONY: run build test test-short generate check vendor-htmx fuzz clean bench crashtest
+.PHONY: run build test test-short generate check vendor-htmx fuzz clean bench crashtest release
 
 run:
 	$(GO) run ./cmd/trench serve
@@ -35,7 +35,29 @@ vendor-htmx:
 	cd $$(mktemp -d) && npm pack htmx.org@$(HTMX_VERSION) >/dev/null && tar xzf htmx.org-$(HTMX_VERSION).tgz && cp package/dist/htmx.min.js $(CURDIR)/static/htmx.min.js
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
+
+# Release binaries: static (no cgo), for the platforms below, into $(DIST)
+# with their SHA-256 sums in $(DIST)/SHA256SUMS. The same source gives the
+# same bytes: -trimpath, no build time, the version and the commit from
+# VERSION and COMMIT (default: git).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/arm64 windows/amd64
+DIST ?= dist
+SHA256 := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
+
+release:
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "building $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false \
+			-ldflags "-s -w -buildid= -X main.version=$(VERSION) -X main.commit=$(COMMIT)" \
+			-o $(DIST)/trench-$$os-$$arch$$ext ./cmd/trench || exit 1; \
+	done
+	cd $(DIST) && $(SHA256) trench-* > SHA256SUMS
+	cat $(DIST)/SHA256SUMS
 
 # Measure the server under load: 64 browsers playing over HTTP, against
 # the raw SQLite commit rate (BENCH_FLAGS="--cpuprofile cpu.out" to profile).

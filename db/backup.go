@@ -39,6 +39,11 @@ func (db *DB) Backup(ctx context.Context, dest string) error {
 	}
 	defer conn.Close()
 	conn.SetMaxOpenConns(1)
+	// VACUUM INTO fills an empty file: made first, only its owner may read
+	// it, like the database.
+	if err := createPrivate(dest); err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
 	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
 		return fmt.Errorf("db: backup to %s: %w", dest, err)
 	}
@@ -92,19 +97,31 @@ func VerifyFile(ctx context.Context, path string) (Checked, error) {
 	if _, err := os.Stat(path); err != nil {
 		return Checked{}, fmt.Errorf("db: verify: %w", err)
 	}
-	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	r, err := openVerified(ctx, path)
 	if err != nil {
-		return Checked{}, fmt.Errorf("db: verify %s: %w", path, err)
+		return Checked{}, err
 	}
 	defer r.Close()
+	return verifyGames(ctx, r)
+}
+
+// openVerified opens the database file at path read-only and immutable
+// and runs SQLite's integrity check on it.
+func openVerified(ctx context.Context, path string) (*sql.DB, error) {
+	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, fmt.Errorf("db: verify %s: %w", path, err)
+	}
 	var res string
 	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
-		return Checked{}, fmt.Errorf("db: verify %s: integrity check: %w", path, err)
+		r.Close()
+		return nil, fmt.Errorf("db: verify %s: integrity check: %w", path, err)
 	}
 	if res != "ok" {
-		return Checked{}, fmt.Errorf("db: verify %s: integrity check: %s", path, res)
+		r.Close()
+		return nil, fmt.Errorf("db: verify %s: integrity check: %s", path, res)
 	}
-	return verifyGames(ctx, r)
+	return r, nil
 }
 
 func verifyGames(ctx context.Context, pool *sql.DB) (Checked, error) {
@@ -193,4 +210,14 @@ func verifyGame(ctx context.Context, q queryer, id int64) (int, error) {
 		return n, fmt.Errorf("db: verify game %d: side %d to move, replayed side %d", id, g.ToMove, st.ToMove())
 	}
 	return n, nil
+}
+
+// createPrivate creates the empty file path, readable and writable by its
+// owner only (mode 0600). Errors: it exists, or cannot be made.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

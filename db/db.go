@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -69,7 +70,9 @@ func dsnWith(path string, readOnly, replicated bool) string {
 
 // Open opens (creating if needed) the database file at path, sets the
 // pragmas and runs the embedded migrations in order, each in its own
-// transaction. Errors: the file cannot be opened or a migration fails.
+// transaction (after a verified backup when the schema was older, see
+// upgrade). Errors: the file cannot be opened, a migration fails, or the
+// schema is newer than this binary's (ErrNewerSchema).
 func Open(ctx context.Context, path string) (*DB, error) {
 	return OpenWith(ctx, path, Options{})
 }
@@ -94,7 +97,14 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 			opt.Logger.Info("database restored from the replica", "db", path, "replica", Redact(opt.Replica))
 		}
 	}
-	db, err := open(ctx, path, opt.Replica != "")
+	// SQLite would make a new file readable by everyone: make it first,
+	// for its owner only (its -wal and -shm files take the same mode).
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := createPrivate(path); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("db: create %s: %w", path, err)
+		}
+	}
+	db, err := open(ctx, path, opt.Replica != "", opt.Logger)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +117,7 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 	return db, nil
 }
 
-func open(ctx context.Context, path string, replicated bool) (*DB, error) {
+func open(ctx context.Context, path string, replicated bool, logger *slog.Logger) (*DB, error) {
 	w, err := sql.Open("sqlite", dsnWith(path, false, replicated))
 	if err != nil {
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
@@ -119,7 +129,7 @@ func open(ctx context.Context, path string, replicated bool) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
-	if err := migrate(ctx, w); err != nil {
+	if err := upgrade(ctx, w, path, logger); err != nil {
 		w.Close()
 		return nil, err
 	}

@@ -228,3 +228,18 @@ func litestreamMetaPath(path string) string {
 	dir, base := filepath.Split(path)
 	return filepath.Join(dir, "."+base+litestream.MetaDirSuffix)
 }
+
+// ReplicaUpdatedAt returns when the replica at rawURL last received a
+// change (zero for an empty replica), reading the replica only: a running
+// server may be replicating to it. Errors: the replica cannot be read.
+func ReplicaUpdatedAt(ctx context.Context, rawURL string) (time.Time, error) {
+	client, err := replicaClient(rawURL)
+	if err != nil {
+		return time.Time{}, err
+	}
+	_, updated, err := litestream.NewReplicaWithClient(nil, client).TimeBounds(ctx)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("db: replica %s: %w", Redact(rawURL), err)
+	}
+	return updated, nil
+}

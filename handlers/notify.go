@@ -502,3 +502,22 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	}
 	return c.Blob(http.StatusOK, "application/atom+xml; charset=utf-8", buf.Bytes())
 }
+
+// Check connects to the mail server as the notifications would (TLS,
+// authentication), then hangs up without sending anything. Errors: the
+// configuration is incomplete for a server at baseURL, or the mail server
+// cannot be reached or refuses TLS or the credentials.
+func (s SMTPConfig) Check(ctx context.Context, baseURL string) error {
+	if err := s.check(baseURL); err != nil {
+		return err
+	}
+	c, err := s.client()
+	if err != nil {
+		return err
+	}
+	sc, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return err
+	}
+	return c.CloseWithSMTPClient(sc)
+}

@@ -1,6 +1,7 @@
 // Command trench is the Trench server and its tools: `trench serve` runs
 // the correspondence server; `trench rules` answers rules questions about
-// a position from the command line.
+// a position from the command line; `trench doctor` checks an
+// installation; `trench version` says what was built.
 package main
 
 import (
@@ -34,6 +35,8 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e))
 
 const usage = `usage:
   trench serve [--addr ADDR] [--db FILE] [--base-url URL] [--secure-cookies]
+               [--domain DOMAIN]... [--acme-email E] [--acme-directory URL] | [--tls-cert FILE --tls-key FILE]
+               (trench serve --help lists every flag)
   trench rules legal GAME POSITION
   trench rules apply GAME POSITION MOVE...
   trench rules perft GAME POSITION DEPTH
@@ -41,6 +44,8 @@ const usage = `usage:
   trench backup [--db FILE] DEST
   trench restore --from URL [--timestamp T] DEST
   trench admin [--db FILE] [--base-url URL] COMMAND   (trench admin help lists the commands)
+  trench doctor [--db FILE] [flags as for serve]
+  trench version
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
   trench bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
@@ -64,6 +69,10 @@ func run(ctx context.Context, args []string) error {
 		return restoreCommand(ctx, os.Stdout, args[1:])
 	case "admin":
 		return adminCommand(ctx, os.Stdout, args[1:])
+	case "doctor":
+		return doctorCommand(ctx, os.Stdout, args[1:])
+	case "version", "--version":
+		return versionCommand(ctx, os.Stdout, args[1:])
 	case "bench":
 		return benchCommand(ctx, os.Stdout, args[1:])
 	case "crashtest":

@@ -11,8 +11,10 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/trench-games/trench/cmd/trench/internal/https"
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
 )
@@ -25,68 +27,174 @@ func env(name, def string) string {
 	return def
 }
 
+// listFlag is a flag that may be given more than once.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// serveConfig is what `trench serve` (and `trench doctor`, which checks
+// it) is given.
+type serveConfig struct {
+	Addr     string // the HTTP or HTTPS listener
+	HTTPAddr string // with HTTPS: the plain-HTTP listener (ACME challenge, redirect); "" for none
+	DB       string
+	BaseURL  string
+	Secure   bool // Secure cookies
+	Vacation int  // days, 0 for none
+	SMTP     handlers.SMTPConfig
+	Replica  string
+	Restore  bool
+	TLS      https.Config
+	// MetricsAddr is the address of /metrics, "" for none; LogFormat is
+	// "text" or "json".
+	MetricsAddr string
+	LogFormat   string
+}
+
+// parseServeFlags reads the flags of serve (with the environment as
+// defaults) into a serveConfig. With --domain or --tls-cert, the defaults
+// change: HTTPS on :443, plain HTTP on :80, Secure cookies, and with
+// --domain the base URL https://DOMAIN.
+func parseServeFlags(name string, args []string) (serveConfig, error) {
+	var c serveConfig
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&c.Addr, "addr", env("TRENCH_ADDR", ""), "address to listen on: default localhost:8080, or :443 with --domain or --tls-cert (TRENCH_ADDR)")
+	fs.StringVar(&c.HTTPAddr, "http-addr", env("TRENCH_HTTP_ADDR", ":80"), "with HTTPS, the plain-HTTP address that answers ACME challenges and redirects to HTTPS; \"\" for none (TRENCH_HTTP_ADDR)")
+	fs.StringVar(&c.DB, "db", env("TRENCH_DB", "trench.db"), "SQLite database file, created on first start (TRENCH_DB)")
+	fs.StringVar(&c.BaseURL, "base-url", env("TRENCH_BASE_URL", ""), "public URL of the server, e.g. https://trench.example.org; with --domain https://DOMAIN (TRENCH_BASE_URL)")
+	secureDefault, _ := strconv.ParseBool(env("TRENCH_SECURE_COOKIES", "false"))
+	fs.BoolVar(&c.Secure, "secure-cookies", secureDefault, "mark cookies Secure; use when serving over HTTPS, always on with --domain or --tls-cert (TRENCH_SECURE_COOKIES)")
+	vacationDefault, err := strconv.Atoi(env("TRENCH_VACATION_DAYS", "20"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_VACATION_DAYS: %w", err)
+	}
+	fs.IntVar(&c.Vacation, "vacation-days", vacationDefault, "every player's yearly vacation allowance in days, 0 for none (TRENCH_VACATION_DAYS)")
+	fs.StringVar(&c.SMTP.Addr, "smtp-addr", env("TRENCH_SMTP_ADDR", ""), "mail server host:port for notifications; no e-mail when empty (TRENCH_SMTP_ADDR)")
+	fs.StringVar(&c.SMTP.User, "smtp-user", env("TRENCH_SMTP_USER", ""), "user name at the mail server, if it wants one (TRENCH_SMTP_USER)")
+	fs.StringVar(&c.SMTP.Password, "smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
+	fs.StringVar(&c.SMTP.From, "smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
+	fs.StringVar(&c.Replica, "replicate", env("TRENCH_REPLICATE", ""), "stream every committed transaction to this replica: file:///path or s3://bucket/path (TRENCH_REPLICATE)")
+	restoreDefault, err := strconv.ParseBool(env("TRENCH_RESTORE_IF_MISSING", "true"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
+	}
+	fs.BoolVar(&c.Restore, "restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
+	var domains listFlag
+	fs.Var(&domains, "domain", "serve HTTPS for this domain with a certificate from the ACME CA; repeatable (TRENCH_DOMAIN, separated by commas)")
+	fs.StringVar(&c.TLS.Directory, "acme-directory", env("TRENCH_ACME_DIRECTORY", https.LetsEncrypt), "the ACME CA's directory URL (TRENCH_ACME_DIRECTORY)")
+	fs.StringVar(&c.TLS.Email, "acme-email", env("TRENCH_ACME_EMAIL", ""), "e-mail address given to the ACME CA for notices (TRENCH_ACME_EMAIL)")
+	fs.StringVar(&c.TLS.DirectoryRoots, "acme-ca-roots", env("TRENCH_ACME_CA_ROOTS", ""), "PEM file of the CA certificates to trust for the ACME directory's HTTPS, for a private CA (TRENCH_ACME_CA_ROOTS)")
+	fs.StringVar(&c.TLS.CertFile, "tls-cert", env("TRENCH_TLS_CERT", ""), "serve HTTPS with this PEM certificate chain, reloaded when it changes (TRENCH_TLS_CERT)")
+	fs.StringVar(&c.TLS.KeyFile, "tls-key", env("TRENCH_TLS_KEY", ""), "the private key of --tls-cert, PEM (TRENCH_TLS_KEY)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
+	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() != 0 {
+		return c, fmt.Errorf("%s: unexpected arguments %q", name, fs.Args())
+	}
+	if len(domains) == 0 && os.Getenv("TRENCH_DOMAIN") != "" {
+		domains = listFlag{os.Getenv("TRENCH_DOMAIN")}
+	}
+	if c.TLS.Domains, err = https.ParseDomains(domains); err != nil {
+		return c, err
+	}
+	c.TLS.CacheDir = https.CacheDirFor(c.DB)
+	if !c.TLS.Enabled() {
+		if c.Addr == "" {
+			c.Addr = "localhost:8080"
+		}
+		c.HTTPAddr = ""
+		return c, nil
+	}
+	if c.Addr == "" {
+		c.Addr = ":443"
+	}
+	c.Secure = true
+	if c.BaseURL == "" && len(c.TLS.Domains) > 0 {
+		c.BaseURL = "https://" + c.TLS.Domains[0]
+		if _, port, err := net.SplitHostPort(c.Addr); err == nil && port != "443" && port != "0" {
+			c.BaseURL += ":" + port
+		}
+	}
+	return c, nil
+}
+
 // serve runs the server until ctx is done, then shuts it down cleanly:
 // in-flight requests finish (up to 10 s) and the database is closed.
 func serve(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", env("TRENCH_ADDR", "localhost:8080"), "address to listen on (TRENCH_ADDR)")
-	path := fs.String("db", env("TRENCH_DB", "trench.db"), "SQLite database file, created on first start (TRENCH_DB)")
-	baseURL := fs.String("base-url", env("TRENCH_BASE_URL", ""), "public URL of the server, e.g. https://trench.example.org (TRENCH_BASE_URL)")
-	secureDefault, _ := strconv.ParseBool(env("TRENCH_SECURE_COOKIES", "false"))
-	secure := fs.Bool("secure-cookies", secureDefault, "mark cookies Secure; use when serving over HTTPS (TRENCH_SECURE_COOKIES)")
-	vacationDefault, err := strconv.Atoi(env("TRENCH_VACATION_DAYS", "20"))
+	c, err := parseServeFlags("serve", args)
 	if err != nil {
-		return fmt.Errorf("TRENCH_VACATION_DAYS: %w", err)
-	}
-	vacation := fs.Int("vacation-days", vacationDefault, "every player's yearly vacation allowance in days, 0 for none (TRENCH_VACATION_DAYS)")
-	smtpAddr := fs.String("smtp-addr", env("TRENCH_SMTP_ADDR", ""), "mail server host:port for notifications; no e-mail when empty (TRENCH_SMTP_ADDR)")
-	smtpUser := fs.String("smtp-user", env("TRENCH_SMTP_USER", ""), "user name at the mail server, if it wants one (TRENCH_SMTP_USER)")
-	smtpPassword := fs.String("smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
-	smtpFrom := fs.String("smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
-	replicate := fs.String("replicate", env("TRENCH_REPLICATE", ""), "stream every committed transaction to this replica: file:///path or s3://bucket/path (TRENCH_REPLICATE)")
-	restoreDefault, err := strconv.ParseBool(env("TRENCH_RESTORE_IF_MISSING", "true"))
-	if err != nil {
-		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
-	}
-	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
-	metricsAddr := fs.String("metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
-	logFormat := fs.String("log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
-	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed: asking for it is no error
 		}
 		return err
 	}
-	logger, err := newLogger(os.Stderr, *logFormat)
+	logger, err := newLogger(os.Stderr, c.LogFormat)
 	if err != nil {
 		return err
 	}
+	var secure *https.Server
+	if c.TLS.Enabled() {
+		c.TLS.Logger = logger
+		if secure, err = https.New(c.TLS); err != nil {
+			return err
+		}
+	}
 
-	store, err := db.OpenWith(ctx, *path, db.Options{Replica: *replicate, RestoreIfMissing: *restoreIfMissing, Logger: logger})
+	store, err := db.OpenWith(ctx, c.DB, db.Options{Replica: c.Replica, RestoreIfMissing: c.Restore, Logger: logger})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger,
-		VacationDays: vacationDays(*vacation), AccessLog: true})
+	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
+		VacationDays: vacationDays(c.Vacation), AccessLog: true})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	var servers []*http.Server
+	var listeners []net.Listener
+	closeAll := func() {
+		for _, ln := range listeners {
+			ln.Close()
+		}
+	}
+	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
 	}
+	listeners = append(listeners, ln)
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
-	if err := app.StartMail(ctx, handlers.SMTPConfig{Addr: *smtpAddr, User: *smtpUser, Password: *smtpPassword, From: *smtpFrom}, time.Minute); err != nil {
-		ln.Close()
+	servers = append(servers, srv)
+	scheme := "http"
+	if secure != nil {
+		scheme = "https"
+		srv.Handler = https.HSTS(e)
+		srv.TLSConfig = secure.TLSConfig()
+		if c.HTTPAddr != "" {
+			hln, err := net.Listen("tcp", c.HTTPAddr)
+			if err != nil {
+				closeAll()
+				return err
+			}
+			_, port, _ := net.SplitHostPort(ln.Addr().String())
+			listeners = append(listeners, hln)
+			servers = append(servers, &http.Server{Handler: secure.HTTPHandler(port), ReadHeaderTimeout: 10 * time.Second,
+				ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute})
+		}
+	}
+	if err := app.StartMail(ctx, c.SMTP, time.Minute); err != nil {
+		closeAll()
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
-	if *metricsAddr != "" {
-		mln, err := net.Listen("tcp", *metricsAddr)
+	if c.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", c.MetricsAddr)
 		if err != nil {
-			ln.Close()
+			closeAll()
 			return fmt.Errorf("metrics: %w", err)
 		}
 		mux := http.NewServeMux()
@@ -100,29 +208,53 @@ func serve(ctx context.Context, args []string) error {
 		defer msrv.Close()
 		logger.Info("metrics", "url", "http://"+mln.Addr().String()+"/metrics")
 	}
-	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
-	if *replicate != "" {
-		logger.Info("replicating", "replica", db.Redact(*replicate))
+	logger.Info("serving", "url", scheme+"://"+ln.Addr().String(), "db", c.DB)
+	if len(listeners) > 1 {
+		logger.Info("redirecting to HTTPS", "url", "http://"+listeners[1].Addr().String())
 	}
-	fmt.Fprintf(os.Stderr, "Trench is running at http://%s/\n", ln.Addr())
+	if len(c.TLS.Domains) > 0 {
+		logger.Info("certificates over ACME", "domains", strings.Join(c.TLS.Domains, ","), "directory", c.TLS.Directory, "cache", c.TLS.CacheDir)
+	}
+	if c.Replica != "" {
+		logger.Info("replicating", "replica", db.Redact(c.Replica))
+	}
+	if c.BaseURL != "" {
+		fmt.Fprintf(os.Stderr, "Trench is running at %s/\n", strings.TrimRight(c.BaseURL, "/"))
+	} else {
+		fmt.Fprintf(os.Stderr, "Trench is running at %s://%s/\n", scheme, ln.Addr())
+	}
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	errc := make(chan error, len(servers))
+	for i, s := range servers {
+		go func() {
+			if i == 0 && secure != nil {
+				errc <- s.ServeTLS(listeners[i], "", "") // certificates from TLSConfig; HTTP/2 on
+				return
+			}
+			errc <- s.Serve(listeners[i])
+		}()
+	}
 	select {
 	case err := <-errc:
+		closeAll()
 		return err
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	var errs []error
+	for _, s := range servers {
+		if err := s.Shutdown(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("shutdown: %w", err))
+		}
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range servers {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // newLogger returns the server's logger writing to w in format "text"

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/trench-games/trench/cmd/trench/internal/doctor"
+)
+
+// doctorCommand runs `trench doctor [--db FILE] [flags as for serve]`:
+// one line per check of the installation serve would run with these
+// flags, each saying what to do when something is wrong; exit status 1
+// when a check fails.
+func doctorCommand(ctx context.Context, stdout io.Writer, args []string) error {
+	c, err := parseServeFlags("doctor", args)
+	if err != nil {
+		return err
+	}
+	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica}
+	if len(c.TLS.Domains) > 0 {
+		cfg.TimeURL = c.TLS.Directory
+	}
+	results := doctor.Run(ctx, cfg)
+	for _, r := range results {
+		fmt.Fprintf(stdout, "%-4s  %-11s  %s\n", r.Status, r.Check, r.Message)
+	}
+	if doctor.Failed(results) {
+		return exitError(1)
+	}
+	return nil
+}

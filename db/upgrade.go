@@ -1,0 +1,198 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pressly/goose/v3"
+)
+
+// versionTable is goose's table of applied migrations.
+const versionTable = "goose_db_version"
+
+// keepUpgradeBackups is how many upgrade backups Open keeps beside a
+// database.
+const keepUpgradeBackups = 3
+
+// ErrNewerSchema is returned (wrapped) by Open for a database written by
+// a newer release than this binary: it is left untouched.
+var ErrNewerSchema = errors.New("the database was written by a newer release of trench")
+
+// SchemaVersion returns the number of the last migration this binary
+// knows (the schema version it writes), e.g. 5 for 005_notifications.sql.
+func SchemaVersion() int64 {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return 0
+	}
+	var last int64
+	names, _ := fs.Glob(sub, "*.sql")
+	for _, n := range names {
+		if v, err := goose.NumericComponent(n); err == nil && v > last {
+			last = v
+		}
+	}
+	return last
+}
+
+// schemaVersion reads the schema version of an open database without
+// changing it: the last migration applied, 0 for a database without
+// migrations (a new file).
+func schemaVersion(ctx context.Context, q queryer) (int64, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, versionTable).Scan(&n)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT max(version_id) FROM `+versionTable).Scan(&v); err != nil {
+		return 0, err
+	}
+	return v.Int64, nil
+}
+
+// upgrade brings the database at path, open as w, to this binary's
+// schema. A database newer than the binary is refused (ErrNewerSchema)
+// and left as it is. A database with an older schema is first copied to
+// a verified backup beside it (see upgradeBackup), then migrated.
+func upgrade(ctx context.Context, w *sql.DB, path string, logger *slog.Logger) error {
+	have, err := schemaVersion(ctx, w)
+	if err != nil {
+		return fmt.Errorf("db: schema version of %s: %w", path, err)
+	}
+	want := SchemaVersion()
+	switch {
+	case have > want:
+		return fmt.Errorf("db: %s has schema version %d but this trench knows versions up to %d: %w; "+
+			"run that release or a newer one (the database was not changed)", path, have, want, ErrNewerSchema)
+	case have > 0 && have < want:
+		dest, err := upgradeBackup(ctx, w, path, have, time.Now(), logger)
+		if err != nil {
+			return fmt.Errorf("db: no upgrade without a backup: %w", err)
+		}
+		logger.Info("db: upgrading the schema after a verified backup", "db", path, "from", have, "to", want, "backup", dest)
+	}
+	return migrate(ctx, w)
+}
+
+// upgradeBackup copies the database at path (open as w, schema version
+// from) to PATH.upgrade-YYYYMMDDTHHMMSSZ-vFROM with Backup, checks the
+// copy (SQLite's integrity check, the same schema version, and the same
+// number of rows in every table as the database) and removes the older
+// upgrade backups of path beyond the last three. It returns the backup's
+// path.
+func upgradeBackup(ctx context.Context, w *sql.DB, path string, from int64, now time.Time, logger *slog.Logger) (string, error) {
+	dest := fmt.Sprintf("%s.upgrade-%s-v%d", path, now.UTC().Format("20060102T150405Z"), from)
+	if err := (&DB{path: path}).Backup(ctx, dest); err != nil {
+		return "", err
+	}
+	if err := verifyCopy(ctx, w, dest); err != nil {
+		return "", fmt.Errorf("db: the backup %s does not check out: %w", dest, err)
+	}
+	old, err := UpgradeBackups(path)
+	if err != nil {
+		return dest, err
+	}
+	for len(old) > keepUpgradeBackups {
+		if err := os.Remove(old[0]); err != nil {
+			return dest, fmt.Errorf("db: remove an old upgrade backup: %w", err)
+		}
+		logger.Info("db: removed an old upgrade backup", "backup", old[0])
+		old = old[1:]
+	}
+	return dest, nil
+}
+
+// UpgradeBackups lists the backups Open made of the database at path
+// before upgrading it, oldest first.
+func UpgradeBackups(path string) ([]string, error) {
+	all, err := filepath.Glob(globEscape(path) + ".upgrade-*")
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(all) // the names carry the time, year first
+	return all, nil
+}
+
+// globEscape quotes the glob metacharacters in a path.
+func globEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	if filepath.Separator == '\\' {
+		r = strings.NewReplacer(`*`, `[*]`, `?`, `[?]`, `[`, `[[]`)
+	}
+	return r.Replace(s)
+}
+
+// verifyCopy checks that the file dest is a sound copy of the database
+// src: integrity check (as VerifyFile), then the same schema version and
+// the same number of rows in each table. Replaying the games (VerifyFile)
+// needs the current schema, which an older copy does not have yet.
+func verifyCopy(ctx context.Context, src *sql.DB, dest string) error {
+	cp, err := openVerified(ctx, dest)
+	if err != nil {
+		return err
+	}
+	defer cp.Close()
+	va, err := schemaVersion(ctx, src)
+	if err != nil {
+		return err
+	}
+	vb, err := schemaVersion(ctx, cp)
+	if err != nil {
+		return err
+	}
+	if va != vb {
+		return fmt.Errorf("schema version %d, copy %d", va, vb)
+	}
+	a, err := tableRows(ctx, src)
+	if err != nil {
+		return err
+	}
+	b, err := tableRows(ctx, cp)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(a, b) {
+		return fmt.Errorf("tables and row counts differ: database %v, copy %v", a, b)
+	}
+	return nil
+}
+
+// tableRows returns "name=rows" for every table, by name.
+func tableRows(ctx context.Context, q queryer) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		var c int64
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM "`+strings.ReplaceAll(n, `"`, `""`)+`"`).Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("%s=%d", n, c))
+	}
+	return out, nil
+}
