@@ -10,10 +10,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"time"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
@@ -39,6 +37,9 @@ type Config struct {
 	// SMTP is the mail server for notifications; none when SMTP.Addr is
 	// empty (see StartMail).
 	SMTP SMTPConfig
+	// KeyFile is the file holding the session cookie's keys, created (mode
+	// 0600) on first start; "" means DefaultKeyFile beside the database.
+	KeyFile string
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
 	VacationDays int
@@ -48,13 +49,13 @@ type Config struct {
 type App struct {
 	db       *db.DB
 	cfg      Config
-	sessions *sessions.CookieStore
+	sessions *sessionManager
 	log      *slog.Logger
 	limits   *limits
 }
 
 // New builds the application on an open database: it loads (or creates)
-// the session keys and returns the configured echo server.
+// the session keys from cfg.KeyFile and returns the configured echo server.
 func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -68,29 +69,22 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	authKey, err := store.Secret(ctx, "session-auth-key", 64)
+	keyFile := cfg.KeyFile
+	if keyFile == "" {
+		keyFile = DefaultKeyFile(store.Path())
+	}
+	authKey, encKey, err := loadKeys(keyFile, cfg.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
-	encKey, err := store.Secret(ctx, "session-encryption-key", 32)
-	if err != nil {
-		return nil, nil, err
-	}
-	cs := sessions.NewCookieStore(authKey, encKey)
-	cs.Options = &sessions.Options{
-		Path:     "/",
-		MaxAge:   int((60 * 24 * time.Hour).Seconds()),
-		HttpOnly: true,
-		Secure:   cfg.SecureCookies,
-		SameSite: http.SameSiteLaxMode,
-	}
+	sm := newSessionManager(store, authKey, encKey, cfg.SecureCookies, cfg.Now)
 	switch {
 	case cfg.VacationDays > 0:
 		store.SetVacationDays(cfg.VacationDays)
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
-	a := &App{db: store, cfg: cfg, sessions: cs, log: cfg.Logger, limits: newLimits()}
+	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits()}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -3,12 +3,13 @@ package handlers
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
+	"github.com/mileusna/useragent"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trench-games/trench/db"
@@ -17,11 +18,11 @@ import (
 
 // authHandler serves sign-up, sign-in, sign-out and the settings page.
 type authHandler struct {
-	db     *db.DB
-	store  sessions.Store
-	limits *limits
-	cost   int
-	now    func() time.Time
+	db       *db.DB
+	sessions *sessionManager
+	limits   *limits
+	cost     int
+	now      func() time.Time
 	// settingsPage renders the settings page (notifyHandler.settingsPage).
 	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
 }
@@ -80,7 +81,7 @@ func (h *authHandler) signUp(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if err := h.startSession(c, u.ID); err != nil {
+	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
@@ -101,23 +102,14 @@ func (h *authHandler) signIn(c echo.Context) error {
 	if err != nil || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) != nil {
 		return formError(c, http.StatusUnauthorized, false, name, "Wrong name or password.")
 	}
-	if err := h.startSession(c, u.ID); err != nil {
+	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
 }
 
-func (h *authHandler) startSession(c echo.Context, uid int64) error {
-	s, _ := h.store.Get(c.Request(), sessionName)
-	s.Values = map[any]any{"uid": uid}
-	return s.Save(c.Request(), c.Response())
-}
-
 func (h *authHandler) signOut(c echo.Context) error {
-	s, _ := h.store.Get(c.Request(), sessionName)
-	s.Values = map[any]any{}
-	s.Options.MaxAge = -1
-	if err := s.Save(c.Request(), c.Response()); err != nil {
+	if err := h.sessions.end(c); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/")
@@ -152,8 +144,57 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.SetPassword(c.Request().Context(), v.ID, string(hash)); err != nil {
+	if err := h.db.SetPassword(c.Request().Context(), v.ID, string(hash), v.SessionID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?done=1")
+}
+
+// sessionRows lists the viewer's open sessions for the settings page.
+func (h *authHandler) sessionRows(c echo.Context) ([]views.SessionRow, error) {
+	v := currentViewer(c)
+	ss, err := h.db.Sessions(c.Request().Context(), v.ID, h.now())
+	if err != nil {
+		return nil, err
+	}
+	const layout = "2 January 2006 15:04 UTC"
+	rows := make([]views.SessionRow, len(ss))
+	for i, s := range ss {
+		rows[i] = views.SessionRow{Device: deviceName(s.Device), IP: s.IP, Since: s.CreatedAt.UTC().Format(layout),
+			LastSeen: s.LastSeen.UTC().Format(layout), Current: s.ID == v.SessionID}
+	}
+	return rows, nil
+}
+
+// deviceName describes a browser by its User-Agent: "Firefox 128 on
+// Linux", or the raw string when it is not recognised.
+func deviceName(userAgent string) string {
+	ua := useragent.Parse(userAgent)
+	if ua.Name == "" {
+		if userAgent == "" {
+			return "Unknown browser"
+		}
+		return userAgent
+	}
+	name := ua.Name
+	if ua.VersionNo.Major > 0 {
+		name += " " + strconv.Itoa(ua.VersionNo.Major)
+	}
+	if ua.OS != "" {
+		name += " on " + ua.OS
+	}
+	return name
+}
+
+// signOutEverywhere ends every session of the viewer, this one included,
+// and sends them to the sign-in page.
+func (h *authHandler) signOutEverywhere(c echo.Context) error {
+	v := currentViewer(c)
+	if _, err := h.db.EndSessions(c.Request().Context(), v.ID, 0); err != nil {
+		return err
+	}
+	if err := h.sessions.end(c); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/signin")
 }

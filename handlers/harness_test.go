@@ -135,6 +135,8 @@ type client struct {
 	http *http.Client
 	HTMX bool
 	Name string
+	// UserAgent, when set, is sent as the User-Agent header.
+	UserAgent string
 	// Last is the last HTML document received; Status its status code.
 	Last   *goquery.Document
 	Status int
@@ -158,6 +160,15 @@ func (s *server) newClient(t *testing.T) *client {
 	}}
 }
 
+// copyCookies returns a new client holding a copy of c's cookies: the
+// same browser session, as someone who copied the cookie would have it.
+func (c *client) copyCookies(t *testing.T) *client {
+	u, _ := url.Parse(c.srv.URL)
+	d := c.srv.newClient(t)
+	d.http.Jar.SetCookies(u, c.http.Jar.Cookies(u))
+	return d
+}
+
 // moveTo points the client at another server (a restart) keeping cookies.
 func (c *client) moveTo(s *server) {
 	old, _ := url.Parse(c.srv.URL)
@@ -168,6 +179,9 @@ func (c *client) moveTo(s *server) {
 
 func (c *client) do(req *http.Request, htmx bool) *goquery.Document {
 	c.t.Helper()
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
+	}
 	if htmx && c.HTMX {
 		req.Header.Set("HX-Request", "true")
 		req.Header.Set("HX-Current-URL", c.URL)
@@ -333,6 +347,26 @@ func (c *client) SignUp(name string) {
 		c.t.Fatalf("sign up %s: status %d, nav %q", name, c.Status, c.Last.Find("nav.top").Text())
 	}
 	c.Name = name
+}
+
+// SignIn signs in as name with password pw from the sign-in page and
+// returns the status of the answer.
+func (c *client) SignIn(name, pw string) int {
+	c.t.Helper()
+	c.Get("/signin")
+	c.Post("/signin", url.Values{"name": {name}, "password": {pw}})
+	if c.Status == http.StatusOK {
+		c.Name = name
+	}
+	return c.Status
+}
+
+// signedIn reports whether the client's home page shows it signed in as
+// name.
+func (c *client) signedIn(name string) bool {
+	c.t.Helper()
+	c.Get("/")
+	return strings.Contains(c.text("nav.top"), name)
 }
 
 // wantStatus fails the test unless the last answer had status code.

@@ -24,7 +24,7 @@ func (a *App) routes(e *echo.Echo) {
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), a.csrf(), a.loadUser)
-	auth := &authHandler{db: a.db, store: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
+	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
 	pages := &pageHandler{db: a.db, now: a.cfg.Now}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
 	games := &gameHandler{db: a.db, now: a.cfg.Now}
@@ -43,6 +43,8 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/settings/password", auth.changePassword, requireUser)
 	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" }}
 	auth.settingsPage = notify.settingsPage
+	notify.sessionRows = auth.sessionRows
+	site.POST("/settings/signout-everywhere", auth.signOutEverywhere, requireUser)
 	site.POST("/settings/notifications", notify.saveNotify, requireUser)
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
 	// The feed needs no session: its secret address is the credential.
