@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
 	"runtime"
 	"time"
 
@@ -106,6 +107,9 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 }
 
 func open(ctx context.Context, path string, replicated bool) (*DB, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("db: open %s: %w", path, err)
+	}
 	w, err := sql.Open("sqlite", dsnWith(path, false, replicated))
 	if err != nil {
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
@@ -130,6 +134,19 @@ func open(ctx context.Context, path string, replicated bool) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	return &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays}, nil
+}
+
+// createPrivate creates the empty file path with mode 0600 when it does
+// not exist, so that the database (and its -wal and -shm files, which
+// SQLite creates with the database's mode) can be read by its owner only.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {
