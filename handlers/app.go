@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -37,6 +38,9 @@ type Config struct {
 	// SMTP is the mail server for notifications; none when SMTP.Addr is
 	// empty (see StartMail).
 	SMTP SMTPConfig
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed (see clientIP); none by default.
+	TrustedProxies []*net.IPNet
 	// KeyFile is the file holding the session cookie's keys, created (mode
 	// 0600) on first start; "" means DefaultKeyFile beside the database.
 	KeyFile string
@@ -84,13 +88,11 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
-	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits()}
+	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits(cfg.Now)}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	// Client addresses (for rate limits) come from X-Forwarded-For only when
-	// the peer is a proxy on a loopback or private address.
-	e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	e.IPExtractor = clientIP(cfg.TrustedProxies)
 	e.HTTPErrorHandler = a.handleError
 	a.routes(e)
 	return e, a, nil
@@ -157,4 +159,20 @@ func randomSeed() int64 {
 		panic(fmt.Sprintf("crypto/rand: %v", err)) // never fails on supported systems
 	}
 	return int64(binary.LittleEndian.Uint64(b[:]))
+}
+
+// clientIP returns how the client's address is found: the peer's address,
+// unless the peer is one of the trusted proxies; then the address that
+// proxy added to X-Forwarded-For (the right-most entry; if that is a
+// trusted proxy too, the one before it, and so on). Nothing else in
+// X-Forwarded-For is believed, and without trusted proxies none of it.
+func clientIP(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

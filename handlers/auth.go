@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"crypto/rand"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -23,6 +25,10 @@ type authHandler struct {
 	limits   *limits
 	cost     int
 	now      func() time.Time
+	// dummy is the hash compared against for an unknown name (dummyHash).
+	dummyOnce sync.Once
+	dummy     []byte
+	dummyErr  error
 	// settingsPage renders the settings page (notifyHandler.settingsPage).
 	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
 }
@@ -71,6 +77,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	if len(pw) > 72 {
 		return formError(c, http.StatusBadRequest, true, name, "A password can be at most 72 bytes long.")
 	}
+	if ok, wait := h.limits.signUpIP.allow(c.RealIP()); !ok {
+		return tooManyForm(c, true, name, tooMany("Too many new accounts from your address.", wait))
+	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), h.cost)
 	if err != nil {
 		return err
@@ -87,21 +96,53 @@ func (h *authHandler) signUp(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
 }
 
+// tooManyForm re-renders the sign-up or sign-in form with the 429 of a
+// refused attempt, saying when to try again.
+func tooManyForm(c echo.Context, signUp bool, name string, err error) error {
+	setRetryAfter(c, err)
+	return formError(c, http.StatusTooManyRequests, signUp, name, db.Message(err))
+}
+
+// dummyHash returns a bcrypt hash of a random password at the server's
+// cost, compared against when the name is unknown so that a sign-in takes
+// as long for an unknown name as for a known one.
+func (h *authHandler) dummyHash() ([]byte, error) {
+	h.dummyOnce.Do(func() {
+		h.dummy, h.dummyErr = bcrypt.GenerateFromPassword([]byte(rand.Text()), h.cost)
+	})
+	return h.dummy, h.dummyErr
+}
+
+// signIn checks the name and password. Attempts are limited per client
+// address and, with a growing back-off after a few failures, per (address,
+// account) pair: a guesser elsewhere never locks the owner out.
 func (h *authHandler) signIn(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("name"))
 	pw := c.FormValue("password")
-	if ok, err := h.limits.allowAccount(name); err != nil {
-		return err
-	} else if !ok {
-		return formError(c, http.StatusTooManyRequests, false, name, "Too many sign-in attempts for this account. Please wait a minute and try again.")
+	ip := c.RealIP()
+	if ok, wait := h.limits.signInIP.allow(ip); !ok {
+		return tooManyForm(c, false, name, tooMany("Too many sign-in attempts from your address.", wait))
+	}
+	key := pairKey(ip, name)
+	if wait := h.limits.signInPair.wait(key); wait > 0 {
+		return tooManyForm(c, false, name, tooMany("Too many wrong passwords for this account from your address.", wait))
 	}
 	u, err := h.db.UserByName(c.Request().Context(), name)
+	found := err == nil
 	if err != nil && db.KindOf(err) != db.KindNotFound {
 		return err
 	}
-	if err != nil || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) != nil {
+	hash := []byte(u.PasswordHash)
+	if !found {
+		if hash, err = h.dummyHash(); err != nil {
+			return err
+		}
+	}
+	if bcrypt.CompareHashAndPassword(hash, []byte(pw)) != nil || !found {
+		h.limits.signInPair.fail(key)
 		return formError(c, http.StatusUnauthorized, false, name, "Wrong name or password.")
 	}
+	h.limits.signInPair.succeed(key)
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
@@ -128,14 +169,17 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ok, err := h.limits.allowAccount(u.Name); err != nil {
-		return err
-	} else if !ok {
-		return fail(http.StatusTooManyRequests, "Too many attempts. Please wait a minute and try again.")
+	key := strconv.FormatInt(u.ID, 10)
+	if wait := h.limits.passwordFor.wait(key); wait > 0 {
+		err := tooMany("Too many wrong passwords.", wait)
+		setRetryAfter(c, err)
+		return fail(http.StatusTooManyRequests, db.Message(err))
 	}
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("current"))) != nil {
+		h.limits.passwordFor.fail(key)
 		return fail(http.StatusUnauthorized, "Your current password is not right.")
 	}
+	h.limits.passwordFor.succeed(key)
 	pw := c.FormValue("password")
 	if utf8.RuneCountInString(pw) < MinPasswordLength || len(pw) > 72 {
 		return fail(http.StatusBadRequest, "A password needs 8 to 72 characters.")

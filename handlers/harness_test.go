@@ -137,6 +137,9 @@ type client struct {
 	Name string
 	// UserAgent, when set, is sent as the User-Agent header.
 	UserAgent string
+	// ForwardedFor, when set, is sent as the X-Forwarded-For header (as a
+	// proxy in front of the server would add it).
+	ForwardedFor string
 	// Last is the last HTML document received; Status its status code.
 	Last   *goquery.Document
 	Status int
@@ -181,6 +184,9 @@ func (c *client) do(req *http.Request, htmx bool) *goquery.Document {
 	c.t.Helper()
 	if c.UserAgent != "" {
 		req.Header.Set("User-Agent", c.UserAgent)
+	}
+	if c.ForwardedFor != "" {
+		req.Header.Set("X-Forwarded-For", c.ForwardedFor)
 	}
 	if htmx && c.HTMX {
 		req.Header.Set("HX-Request", "true")

@@ -37,7 +37,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/signup", auth.signUpForm)
 	site.POST("/signup", auth.signUp)
 	site.GET("/signin", auth.signInForm)
-	site.POST("/signin", auth.signIn, a.limits.perIP)
+	site.POST("/signin", auth.signIn)
 	site.POST("/signout", auth.signOut)
 	site.GET("/settings", auth.settings, requireUser)
 	site.POST("/settings/password", auth.changePassword, requireUser)

@@ -5,14 +5,11 @@ import (
 	"crypto/sha256"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
-	"golang.org/x/time/rate"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/views"
@@ -195,39 +192,4 @@ func basePage(c echo.Context, title string) views.Page {
 	v := currentViewer(c)
 	token, _ := c.Get("csrf").(string)
 	return views.Page{Title: title, User: v.Name, CSRF: token}
-}
-
-// limits holds the sign-in rate limits: per client address and per
-// account name.
-type limits struct {
-	ip      *middleware.RateLimiterMemoryStore
-	account *middleware.RateLimiterMemoryStore
-}
-
-func newLimits() *limits {
-	return &limits{
-		// 10 attempts a minute from one address, bursts of 20.
-		ip: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(10.0 / 60), Burst: 20, ExpiresIn: 30 * 60e9}),
-		// 5 attempts on one account, then one every 30 s.
-		account: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(1.0 / 30), Burst: 5, ExpiresIn: 30 * 60e9}),
-	}
-}
-
-// perIP limits sign-in attempts per client address.
-func (l *limits) perIP(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if ok, err := l.ip.Allow(c.RealIP()); err != nil {
-			return err
-		} else if !ok {
-			return db.Errorf(db.KindTooMany, "Too many sign-in attempts from your address. Please wait a minute and try again.")
-		}
-		return next(c)
-	}
-}
-
-// allowAccount reports whether another sign-in attempt on name is allowed.
-func (l *limits) allowAccount(name string) (bool, error) {
-	return l.account.Allow(strings.ToLower(name))
 }

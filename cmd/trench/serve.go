@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trench-games/trench/db"
@@ -48,6 +49,21 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
 	}
 	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
+	var proxies []*net.IPNet
+	addProxy := func(v string) error {
+		n, err := parseProxy(v)
+		if err != nil {
+			return err
+		}
+		proxies = append(proxies, n)
+		return nil
+	}
+	for _, v := range strings.FieldsFunc(env("TRENCH_TRUSTED_PROXIES", ""), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if err := addProxy(v); err != nil {
+			return fmt.Errorf("TRENCH_TRUSTED_PROXIES: %w", err)
+		}
+	}
+	fs.Func("trusted-proxy", "a reverse proxy (CIDR or address) whose X-Forwarded-For is believed; repeat for several; none by default (TRENCH_TRUSTED_PROXIES, comma-separated)", addProxy)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,7 +74,7 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer store.Close()
-	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger,
+	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger, TrustedProxies: proxies,
 		VacationDays: vacationDays(*vacation)})
 	if err != nil {
 		return err
@@ -105,4 +121,21 @@ func vacationDays(n int) int {
 		return -1
 	}
 	return n
+}
+
+// parseProxy reads a --trusted-proxy value: a CIDR ("10.0.0.0/8") or one
+// address ("127.0.0.1", "::1").
+func parseProxy(v string) (*net.IPNet, error) {
+	if _, n, err := net.ParseCIDR(v); err == nil {
+		return n, nil
+	}
+	ip := net.ParseIP(v)
+	if ip == nil {
+		return nil, fmt.Errorf("trusted proxy %q is neither a CIDR nor an address", v)
+	}
+	bits := 128
+	if ip.To4() != nil {
+		ip, bits = ip.To4(), 32
+	}
+	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
 }
