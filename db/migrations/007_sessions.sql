@@ -21,5 +21,14 @@ CREATE INDEX sessions_expires ON sessions(expires_at);
 -- beside the database, never in it (nor in its backups).
 DELETE FROM settings WHERE key IN ('session-auth-key', 'session-encryption-key');
 
+-- Every rematch offer made, for the cap on offers per match and player.
+CREATE TABLE rematch_offers (
+	match_id   INTEGER NOT NULL REFERENCES matches(id),
+	user_id    INTEGER NOT NULL REFERENCES users(id),
+	created_at INTEGER NOT NULL -- unix seconds
+);
+CREATE INDEX rematch_offers_match ON rematch_offers(match_id, user_id, created_at);
+
 -- +goose Down
+DROP TABLE rematch_offers;
 DROP TABLE sessions;
