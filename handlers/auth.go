@@ -3,11 +3,13 @@ package handlers
 import (
 	"crypto/rand"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -38,13 +40,20 @@ const MinPasswordLength = 8
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{3,24}$`)
 
-// safeNext returns next if it is a local path, "/" otherwise (no open
-// redirects).
+// safeNext returns next if it is a path on this site, "/" otherwise (no
+// open redirects): it must start with one "/", hold no control character
+// (browsers drop tabs and newlines, so "/\t/host" would become "//host")
+// nor backslash, and read as a URL with no scheme and no host.
 func safeNext(next string) string {
-	if strings.HasPrefix(next, "/") && !strings.HasPrefix(next, "//") && !strings.Contains(next, "\\") {
-		return next
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.ContainsFunc(next, func(r rune) bool { return r == '\\' || unicode.IsControl(r) }) {
+		return "/"
 	}
-	return "/"
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return "/"
+	}
+	return next
 }
 
 func (h *authHandler) signUpForm(c echo.Context) error {

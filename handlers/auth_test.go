@@ -236,3 +236,32 @@ func TestMalformedRequestsGet4xx(t *testing.T) {
 		t.Fatal("a malformed request changed the game")
 	}
 }
+
+// next= after sign-in leads only to a path on this site: nothing a browser
+// could read as another host.
+func TestSignInNextStaysOnSite(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	noRedirect := *a.http
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for next, want := range map[string]string{
+		"/\t/evil.example/path": "/", "/\n/evil.example": "/", "/\r\n/evil.example": "/", "/\\evil.example": "/",
+		"//evil.example": "/", "http://evil.example/": "/", "/\x00x": "/", "https:/evil.example": "/",
+		"/games/1?view=square": "/games/1?view=square", "/challenges/new": "/challenges/new",
+	} {
+		a.Get("/signin")
+		form := url.Values{"name": {"alice"}, "password": {"correct horse"}, "next": {next},
+			"_csrf": {attr(t, a, `input[name="_csrf"]`, "value")}}
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/signin", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || loc != want {
+			t.Errorf("next=%q: status %d, Location %q, want %q", next, res.StatusCode, loc, want)
+		}
+	}
+}
