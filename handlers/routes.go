@@ -27,7 +27,7 @@ func (a *App) routes(e *echo.Echo) {
 	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
 	pages := &pageHandler{db: a.db, now: a.cfg.Now}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
-	games := &gameHandler{db: a.db, now: a.cfg.Now}
+	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions}
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
@@ -64,6 +64,7 @@ func (a *App) routes(e *echo.Echo) {
 
 	site.GET("/games/:id", games.show)
 	site.GET("/games/:id/live", games.live)
+	site.POST("/games/:id/view", games.setView)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
