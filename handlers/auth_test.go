@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -262,6 +263,29 @@ func TestSignInNextStaysOnSite(t *testing.T) {
 		res.Body.Close()
 		if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || loc != want {
 			t.Errorf("next=%q: status %d, Location %q, want %q", next, res.StatusCode, loc, want)
+		}
+	}
+}
+
+// HEAD answers like GET, without a body.
+func TestHeadAnswersLikeGet(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "bga", "0")
+	for path, want := range map[string]int{
+		"/": http.StatusOK, "/archive": http.StatusOK, "/rules/trench": http.StatusOK, "/signin": http.StatusOK,
+		fmt.Sprintf("/games/%d", id): http.StatusOK, "/players/alice": http.StatusOK,
+		"/games/99999": http.StatusNotFound, "/nothing-here": http.StatusNotFound,
+	} {
+		req, _ := http.NewRequest(http.MethodHead, s.URL+path, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want || len(body) != 0 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("HEAD %s: status %d (want %d), %d bytes, Content-Type %q", path, res.StatusCode, want, len(body), res.Header.Get("Content-Type"))
 		}
 	}
 }

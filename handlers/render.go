@@ -82,12 +82,6 @@ func (a *App) handleError(err error, c echo.Context) {
 	if status >= 500 {
 		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
-	if c.Request().Method == http.MethodHead {
-		if err := c.NoContent(status); err != nil {
-			a.log.Error("send error", "err", err)
-		}
-		return
-	}
 	if isHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#flash")
 		c.Response().Header().Set("HX-Reswap", "innerHTML")

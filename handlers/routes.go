@@ -13,6 +13,7 @@ import (
 
 // routes registers every route of the server.
 func (a *App) routes(e *echo.Echo) {
+	e.Pre(headAsGet)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
 
@@ -49,7 +50,6 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
 	// The feed needs no session: its secret address is the credential.
 	e.GET("/feeds/:file", notify.feed)
-	e.HEAD("/feeds/:file", notify.feed)
 
 	vacation := &vacationHandler{db: a.db, now: a.cfg.Now}
 	site.GET("/vacation", vacation.show, requireUser)
@@ -118,3 +118,24 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// headAsGet routes a HEAD request as the GET of the same address, so that
+// every page answers HEAD: the handler runs as for GET and the body it
+// writes is dropped, leaving the status and headers.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if r := c.Request(); r.Method == http.MethodHead {
+			r.Method = http.MethodGet
+			c.Response().Writer = noBody{c.Response().Writer}
+		}
+		return next(c)
+	}
+}
+
+// noBody is a ResponseWriter that drops the body.
+type noBody struct{ http.ResponseWriter }
+
+func (noBody) Write(p []byte) (int, error) { return len(p), nil }
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (w noBody) Unwrap() http.ResponseWriter { return w.ResponseWriter }
