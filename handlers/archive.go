@@ -41,7 +41,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, PageNo: max(f.Page, 1)}
+	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, PageNo: db.ClampPage(f.Page, total)}
 	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
 	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
 	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}
