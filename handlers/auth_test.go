@@ -113,6 +113,13 @@ func TestCSRFIsRequired(t *testing.T) {
 		a.PostRaw(path, url.Values{"_csrf": {"forged-token"}})
 		a.wantStatus(http.StatusForbidden)
 	}
+	// A token in the address does not count.
+	a.Get("/")
+	a.PostRaw("/signout?_csrf="+url.QueryEscape(attr(t, a, `input[name="_csrf"]`, "value")), url.Values{})
+	a.wantStatus(http.StatusForbidden)
+	if !a.signedIn("alice") {
+		t.Fatal("signed out by a POST with the token in its address")
+	}
 	// With htmx the header carries the token just as well.
 	a.Get("/")
 	tok := attr(t, a, `input[name="_csrf"]`, "value")
