@@ -49,6 +49,7 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
 	}
 	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
+	keyFile := fs.String("key-file", env("TRENCH_KEY_FILE", ""), "file holding the session cookie's keys, created (mode 0600) on first start; default: the database's path with .keys added (TRENCH_KEY_FILE)")
 	var proxies []*net.IPNet
 	addProxy := func(v string) error {
 		n, err := parseProxy(v)
@@ -74,7 +75,7 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer store.Close()
-	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger, TrustedProxies: proxies,
+	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger, TrustedProxies: proxies, KeyFile: *keyFile,
 		VacationDays: vacationDays(*vacation)})
 	if err != nil {
 		return err
