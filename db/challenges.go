@@ -106,7 +106,7 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 	var opp sql.NullInt64
 	if c.Opponent != "" {
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE name = ?`, c.Opponent).Scan(&id)
+		err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE name = ? AND deleted_at IS NULL AND suspended_at IS NULL`, c.Opponent).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return Challenge{}, Errorf(KindNotFound, "There is no player named %q.", c.Opponent)
 		} else if err != nil {

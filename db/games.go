@@ -317,49 +317,64 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 				return commitThen{Errorf(KindConflict, "Your time ran out before this move: the game is over.")}
 			}
 		}
-		next, err := st.Apply(p.Move)
-		if err != nil {
+		next, err := applyMove(ctx, tx, g, st, side, p.Move, p.Message, now)
+		if err != nil || next.Result().Over {
 			return err
 		}
-		ply := g.Ply + 1
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at) VALUES (?, ?, ?, ?, ?)`,
-			g.ID, ply, int(side), p.Move, unix(now)); err != nil {
-			return fmt.Errorf("db: insert move: %w", err)
-		}
-		if err := messageWithMove(ctx, tx, g, side, ply, p.Message, now); err != nil {
-			return err
-		}
-		res := next.Result()
-		// The mover is back if the server had put them on vacation; their
-		// bank pays for the time the move took.
-		if err := endAutoVacation(ctx, tx, p.UserID, now); err != nil {
-			return err
-		}
-		vs, err := vacationsOf(ctx, tx, p.UserID, g.TurnStarted)
-		if err != nil {
-			return err
-		}
-		banks := g.Bank
-		banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
-		toMove := next.ToMove()
-		var dl time.Time
-		if toMove.Valid() {
-			if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
-				return err
-			}
-		}
-		if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
-			bank0_s = ?, bank1_s = ?, turn_started = ?`,
-			next.Encode(), ply, int(toMove), p.Move, unix(dl), res.Score[0], res.Score[1],
-			seconds(banks[0]), seconds(banks[1]), unix(now)); err != nil {
-			return err
-		}
-		if res.Over {
-			g.Ply = ply
-			return finishGame(ctx, tx, g, res, now)
-		}
-		return nil
+		// The opponent may have planned a reply to this very move: it is
+		// played now, in this transaction, as if they had sent it.
+		return playConditional(ctx, tx, g, st, next, now)
 	})
+}
+
+// applyMove applies move by side to game g in state st within tx: the
+// move is appended, the clocks and the game row updated (guarded by
+// g.Ply), and the game finished when the move ends it. It returns the
+// state after the move.
+func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.Side, move, message string, now time.Time) (rules.State, error) {
+	next, err := st.Apply(move)
+	if err != nil {
+		return nil, err
+	}
+	userID := g.Side[side].ID
+	ply := g.Ply + 1
+	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at) VALUES (?, ?, ?, ?, ?)`,
+		g.ID, ply, int(side), move, unix(now)); err != nil {
+		return nil, fmt.Errorf("db: insert move: %w", err)
+	}
+	if err := messageWithMove(ctx, tx, g, side, ply, message, now); err != nil {
+		return nil, err
+	}
+	res := next.Result()
+	// The mover is back if the server had put them on vacation; their
+	// bank pays for the time the move took.
+	if err := endAutoVacation(ctx, tx, userID, now); err != nil {
+		return nil, err
+	}
+	vs, err := vacationsOf(ctx, tx, userID, g.TurnStarted)
+	if err != nil {
+		return nil, err
+	}
+	banks := g.Bank
+	banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
+	toMove := next.ToMove()
+	var dl time.Time
+	if toMove.Valid() {
+		if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
+			return nil, err
+		}
+	}
+	if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
+		bank0_s = ?, bank1_s = ?, turn_started = ?`,
+		next.Encode(), ply, int(toMove), move, unix(dl), res.Score[0], res.Score[1],
+		seconds(banks[0]), seconds(banks[1]), unix(now)); err != nil {
+		return nil, err
+	}
+	if res.Over {
+		g.Ply = ply
+		return next, finishGame(ctx, tx, g, res, now)
+	}
+	return next, nil
 }
 
 // Resign ends game id as lost by userID (as the rules count a resignation).
@@ -532,7 +547,7 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 		WHERE id = ? AND status = 'active'`, step.Winner, step.Totals[0], step.Totals[1], unix(now), m.ID); err != nil {
 		return fmt.Errorf("db: finish match: %w", err)
 	}
-	return nil
+	return tournamentMatchDone(ctx, tx, m.ID, step.Winner, now)
 }
 
 // ExpireGames ends on time every active game whose deadline is before now

@@ -35,6 +35,7 @@ const MaxEmailLength = 254
 // of their personal feed.
 type NotifySettings struct {
 	Email     string
+	Verified  bool // Email was proven to reach its owner (VerifyEmail)
 	Mode      NotifyMode
 	FeedToken string
 }
@@ -76,8 +77,8 @@ func isForeignKey(err error) bool {
 // unknown user.
 func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings, error) {
 	var s NotifySettings
-	err := db.read.QueryRowContext(ctx, `SELECT email, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
-		Scan(&s.Email, &s.Mode, &s.FeedToken)
+	err := db.read.QueryRowContext(ctx, `SELECT email, email_verified, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
+		Scan(&s.Email, &s.Verified, &s.Mode, &s.FeedToken)
 	if err == nil {
 		return s, nil
 	}
@@ -92,15 +93,16 @@ func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings,
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return s, err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT email, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
-		Scan(&s.Email, &s.Mode, &s.FeedToken); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT email, email_verified, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
+		Scan(&s.Email, &s.Verified, &s.Mode, &s.FeedToken); err != nil {
 		return s, fmt.Errorf("db: notify settings: %w", err)
 	}
 	return s, tx.Commit()
 }
 
 // SetNotify stores userID's e-mail address (already validated and
-// normalised by the caller; "" for none) and mode. Errors: KindInvalid for
+// normalised by the caller; "" for none) and mode; a new address is not
+// verified until VerifyEmail. Errors: KindInvalid for
 // an unknown mode, an address that is too long, or a mode that mails
 // without an address; KindNotFound for an unknown user.
 func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode NotifyMode) error {
@@ -120,7 +122,7 @@ func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode No
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email = ?, mode = ? WHERE user_id = ?`,
+	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email_verified = email_verified AND email = ?1, email = ?1, mode = ?2 WHERE user_id = ?3`,
 		email, string(mode), userID); err != nil {
 		return fmt.Errorf("db: set notify: %w", err)
 	}

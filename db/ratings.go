@@ -68,11 +68,14 @@ func ratingOf(ctx context.Context, q queryer, userID int64, game string) (Player
 	return r, nil
 }
 
-// matchRated reports whether match id is rated (the challenge it came from
-// was).
+// matchRated reports whether match id is rated (the challenge or the
+// tournament it came from was).
 func matchRated(ctx context.Context, q queryer, matchID int64) (bool, error) {
 	var rated bool
-	err := q.QueryRowContext(ctx, `SELECT rated FROM challenges WHERE match_id = ? ORDER BY id LIMIT 1`, matchID).Scan(&rated)
+	err := q.QueryRowContext(ctx, `SELECT rated FROM (
+			SELECT rated, 0 AS o FROM challenges WHERE match_id = ?
+			UNION ALL SELECT t.rated, 1 FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = ?
+		) ORDER BY o LIMIT 1`, matchID, matchID).Scan(&rated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -80,19 +80,17 @@ func (db *DB) CreateSession(ctx context.Context, userID int64, tokenHash []byte,
 // if it has not expired by now. Errors: KindNotFound when there is no such
 // session (it was ended, or never existed) or it has expired.
 func (db *DB) SessionByToken(ctx context.Context, tokenHash []byte, now time.Time) (Session, User, error) {
-	var u User
-	var created int64
-	s, err := scanSession(db.read.QueryRowContext(ctx, `SELECT `+sessionColumns+`,
-		u.id, u.name, u.password_hash, u.board_view, u.created_at
-		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = ? AND s.expires_at > ?`, tokenHash, unix(now)),
-		&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created)
+	s, err := scanSession(db.read.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
+		WHERE s.token_hash = ? AND s.expires_at > ?`, tokenHash, unix(now)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, User{}, Errorf(KindNotFound, "This session has ended; please sign in again.")
 	} else if err != nil {
 		return Session{}, User{}, fmt.Errorf("db: session: %w", err)
 	}
-	u.CreatedAt = fromUnix(created)
+	u, err := db.UserByID(ctx, s.UserID)
+	if err != nil {
+		return Session{}, User{}, err
+	}
 	return s, u, nil
 }
 
@@ -146,14 +144,15 @@ func (db *DB) EndSessions(ctx context.Context, userID, keep int64) (int, error) 
 		return 0, err
 	}
 	defer tx.Rollback()
-	n, err := endSessions(ctx, tx, userID, keep)
+	n, err := deleteSessions(ctx, tx, userID, keep)
 	if err != nil {
 		return 0, err
 	}
 	return n, tx.Commit()
 }
 
-func endSessions(ctx context.Context, tx *Tx, userID, keep int64) (int, error) {
+// deleteSessions removes the session records of userID except keep.
+func deleteSessions(ctx context.Context, tx *Tx, userID, keep int64) (int, error) {
 	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND id != ?`, userID, keep)
 	if err != nil {
 		return 0, fmt.Errorf("db: end sessions: %w", err)

@@ -47,6 +47,9 @@ type Config struct {
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
 	VacationDays int
+	// AccessLog makes the server log one line per request (method, route,
+	// status, duration, user id) at level Info.
+	AccessLog bool
 }
 
 // App holds the server's dependencies.
@@ -56,6 +59,8 @@ type App struct {
 	sessions *sessionManager
 	log      *slog.Logger
 	limits   *limits
+	metrics  *metrics
+	routeSet map[string]struct{} // "METHOD /route/:pattern" of every route
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -89,21 +94,38 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 		store.SetVacationDays(0)
 	}
 	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits(cfg.Now)}
+	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.IPExtractor = clientIP(cfg.TrustedProxies)
 	e.HTTPErrorHandler = a.handleError
 	a.routes(e)
+	a.routeSet = map[string]struct{}{}
+	for _, r := range e.Routes() {
+		a.routeSet[r.Method+" "+r.Path] = struct{}{}
+	}
 	return e, a, nil
 }
 
-// ExpireLoop ends timed-out games every interval until ctx is done.
+// ExpireLoop starts the tournaments whose sign-up has ended and ends
+// timed-out games every interval until ctx is done.
 func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if n, err := a.db.ExpireGames(ctx, a.cfg.Now()); err != nil {
+		if n, err := a.db.StartDueTournaments(ctx, a.cfg.Now()); err != nil {
+			if ctx.Err() == nil {
+				a.log.Error("start tournaments", "err", err)
+			}
+		} else if n > 0 {
+			a.log.Info("tournaments started", "count", n)
+		}
+		n, err := a.db.ExpireGames(ctx, a.cfg.Now())
+		if ctx.Err() == nil {
+			a.metrics.job("timeouts", err)
+		}
+		if err != nil {
 			if ctx.Err() == nil {
 				a.log.Error("expire games", "err", err)
 			}
@@ -138,7 +160,11 @@ func (a *App) MailLoop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if n, err := a.SendNotifications(ctx); err != nil {
+		n, err := a.SendNotifications(ctx)
+		if ctx.Err() == nil {
+			a.metrics.job("mail", err)
+		}
+		if err != nil {
 			if ctx.Err() == nil {
 				a.log.Error("send notifications", "sent", n, "err", err)
 			}

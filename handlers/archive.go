@@ -132,6 +132,9 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if p.Ratings, err = playerRatings(ctx, h.db, u.ID); err != nil {
 		return err
 	}
+	if p.Charts, err = ratingCharts(ctx, h.db, u.ID); err != nil {
+		return err
+	}
 	active, err := h.db.ActiveGames(ctx, u.ID)
 	if err != nil {
 		return err
@@ -185,6 +188,14 @@ func (h *archiveHandler) record(c echo.Context) error {
 	if rules.HidesInformation(eng) && !g.Finished() {
 		return db.Errorf(db.KindForbidden, "The record of a %s game is published once the game has ended: until then it would show hidden cards.", eng.Title())
 	}
+	r := gameRecord(eng, g, moves)
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.txt"`, g.Game, g.ID))
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(r.String()))
+}
+
+// gameRecord is the record of game g (engine eng) with its moves: the
+// tags naming the players, dates and result, and the move list.
+func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	names := eng.SideNames()
 	r := rules.Record{Game: g.Game, Variant: g.Variant, Seed: g.Seed, Tags: [][2]string{
 		{"Site", "Trench"},
@@ -207,8 +218,7 @@ func (h *archiveHandler) record(c echo.Context) error {
 	for _, m := range moves {
 		r.Moves = append(r.Moves, m.Move)
 	}
-	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.txt"`, g.Game, g.ID))
-	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(r.String()))
+	return r
 }
 
 // image sends the position after ?ply=N (default: the current one) as an

@@ -80,6 +80,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	if !validName.MatchString(name) {
 		return formError(c, http.StatusBadRequest, true, name, `A name is 3 to 24 letters, digits, "-" or "_".`)
 	}
+	if db.ReservedName(name) {
+		return formError(c, http.StatusBadRequest, true, name, "Names beginning with \""+db.TombstonePrefix+"\" are kept for deleted accounts; please choose another.")
+	}
 	if utf8.RuneCountInString(pw) < MinPasswordLength {
 		return formError(c, http.StatusBadRequest, true, name, "A password needs at least 8 characters.")
 	}
@@ -152,6 +155,9 @@ func (h *authHandler) signIn(c echo.Context) error {
 		return formError(c, http.StatusUnauthorized, false, name, "Wrong name or password.")
 	}
 	h.limits.signInPair.succeed(key)
+	if u.Suspended() {
+		return formError(c, http.StatusForbidden, false, name, "This account is suspended. Please ask the server's admin.")
+	}
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}

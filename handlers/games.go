@@ -217,6 +217,25 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			LastMove: lastClicks,
 		},
 	}
+	if side.Valid() && !g.Finished() && side != g.ToMove && review < 0 {
+		plan := &views.PlanPanel{Action: gameURL + "/plan", CSRF: pageOf(c, "").CSRF, Ply: g.Ply}
+		if rules.HidesInformation(eng) {
+			plan.Unavailable = "Conditional moves are not offered in " + eng.Title() + ": your opponent's cards are hidden, so no reply can be planned in advance."
+		} else if pl, ok, err := h.db.PlanOf(c.Request().Context(), g.ID, v.ID); err != nil {
+			return views.GamePage{}, err
+		} else if ok && pl.BasePly == g.Ply {
+			var lines []string
+			for _, l := range pl.Lines {
+				lines = append(lines, strings.Join(l, " "))
+			}
+			plan.Text, plan.Lines = strings.Join(lines, "\n"), len(lines)
+		}
+		p.Plan = plan
+	}
+	if t := s.match.Tournament; t.ID != 0 {
+		p.Tournament = fmt.Sprintf("%s · round %d", t.Name, t.Round)
+		p.TournamentHref = fmt.Sprintf("/tournaments/%d", t.ID)
+	}
 	res := shown.Result()
 	for i := range p.Players {
 		sd := rules.Side(i)
@@ -673,6 +692,19 @@ func (h *gameHandler) resign(c echo.Context) error {
 		}
 		_, err := h.db.Resign(ctx, id, uid, ply, h.now())
 		return err
+	})
+}
+
+// plan saves the viewer's conditional moves (an empty plan clears them).
+// Errors: the game page with the reason (the first illegal move) and a
+// 400; a stale ply a 409.
+func (h *gameHandler) plan(c echo.Context) error {
+	text := c.FormValue("plan")
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		if len(text) > 4000 {
+			return db.Errorf(db.KindInvalid, "The plan is too long.")
+		}
+		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,6 +55,8 @@ type server struct {
 	seed   int64
 	stop   func()
 	stopMu sync.Once
+	// clients counts the clients made, for each one's address.
+	clients atomic.Int64
 }
 
 // startServer starts the app on a fresh database file (or on path when
@@ -84,9 +87,13 @@ func startServerWith(t *testing.T, path string, clk *clock, configure func(cfg *
 	}
 	s := &server{t: t, DB: store, Path: path, Clock: clk, seed: 42, URL: "http://" + ln.Addr().String()}
 	var seedMu sync.Mutex
+	// Each client speaks from an address of its own (client.ForwardedFor,
+	// from this trusted loopback proxy), as players on their own machines.
+	_, loopback, _ := net.ParseCIDR("127.0.0.1/32")
 	cfg := handlers.Config{
-		BcryptCost: bcrypt.MinCost,
-		Now:        clk.Now,
+		TrustedProxies: []*net.IPNet{loopback},
+		BcryptCost:     bcrypt.MinCost,
+		Now:            clk.Now,
 		Seed: func() int64 {
 			seedMu.Lock()
 			defer seedMu.Unlock()
@@ -138,7 +145,8 @@ type client struct {
 	// UserAgent, when set, is sent as the User-Agent header.
 	UserAgent string
 	// ForwardedFor, when set, is sent as the X-Forwarded-For header (as a
-	// proxy in front of the server would add it).
+	// proxy in front of the server would add it): the client's own address,
+	// different for each client unless a test sets it.
 	ForwardedFor string
 	// Last is the last HTML document received; Status its status code.
 	Last   *goquery.Document
@@ -152,7 +160,8 @@ func (s *server) newClient(t *testing.T) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &client{t: t, srv: s, http: &http.Client{
+	n := s.clients.Add(1)
+	return &client{t: t, srv: s, ForwardedFor: fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255), http: &http.Client{
 		Jar: jar,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > 5 {

@@ -91,7 +91,7 @@ func TestPasswordChangeBacksOff(t *testing.T) {
 // Without --trusted-proxy, X-Forwarded-For is ignored: rotating it does
 // not get past the per-address limits.
 func TestForwardedForIgnoredByDefault(t *testing.T) {
-	s := startServer(t, "", nil)
+	s := startServerWith(t, "", nil, func(cfg *handlers.Config, _ string) { cfg.TrustedProxies = nil })
 	c := s.newClient(t)
 	refused := 0
 	for i := range 12 {

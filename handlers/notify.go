@@ -257,7 +257,9 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	if c.Request().Method == http.MethodGet {
 		p.NotifyDone = c.QueryParam("notify") == "1"
 		p.FeedNew = c.QueryParam("feed") == "new"
+		p.VerifySent = c.QueryParam("verify") == "sent"
 	}
+	p.EmailVerified = s.Verified && p.Email == s.Email
 	p.MailOff = !h.mailOn()
 	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"
 	if p.Sessions, err = h.sessionRows(c); err != nil {

@@ -80,7 +80,7 @@ func (a *App) handleError(err error, c echo.Context) {
 	status, msg := statusOf(err)
 	setRetryAfter(c, err)
 	if status >= 500 {
-		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		a.log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err)
 	}
 	if isHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#flash")
@@ -93,7 +93,7 @@ func (a *App) handleError(err error, c echo.Context) {
 }
 
 func (a *App) logPanic(c echo.Context, err error, stack []byte) error {
-	a.log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
+	a.log.Error("panic", "method", c.Request().Method, "route", c.Path(), "err", err, "stack", string(stack))
 	return err
 }
 

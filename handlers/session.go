@@ -31,6 +31,7 @@ type viewer struct {
 	ID        int64
 	Name      string
 	BoardView string
+	Admin     bool
 	// SessionID is the server-side session of the request (0 for a visitor).
 	SessionID int64
 	// turns counts the games waiting for the viewer's move, once per
@@ -85,6 +86,9 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 	} else if err != nil {
 		return v, err
 	}
+	if !u.Active() {
+		return v, nil // suspended or deleted
+	}
 	if now.Sub(sess.LastSeen) >= sessionRenewAfter || sess.IP != c.RealIP() {
 		err := m.db.TouchSession(ctx, sess.ID, c.RealIP(), now, now.Add(SessionLifetime))
 		if db.KindOf(err) == db.KindNotFound {
@@ -98,7 +102,7 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 			}
 		}
 	}
-	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, SessionID: sess.ID,
+	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, Admin: u.Admin, SessionID: sess.ID,
 		turns: sync.OnceValues(func() (int, error) { return m.db.TurnCount(ctx, u.ID) })}, nil
 }
 
@@ -153,6 +157,19 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// loadAnnouncement puts the server's announcement in the context, for
+// every page to show.
+func (a *App) loadAnnouncement(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		text, err := a.db.Announcement(c.Request().Context())
+		if err != nil {
+			return err
+		}
+		c.Set("announcement", text)
+		return next(c)
+	}
+}
+
 func currentViewer(c echo.Context) viewer {
 	v, _ := c.Get("viewer").(viewer)
 	return v
@@ -191,5 +208,6 @@ func pageOf(c echo.Context, title string) views.Page {
 func basePage(c echo.Context, title string) views.Page {
 	v := currentViewer(c)
 	token, _ := c.Get("csrf").(string)
-	return views.Page{Title: title, User: v.Name, CSRF: token}
+	announcement, _ := c.Get("announcement").(string)
+	return views.Page{Title: title, User: v.Name, CSRF: token, Admin: v.Admin, Announcement: announcement}
 }

@@ -11,12 +11,18 @@ type SettingsPage struct {
 	MailOff     bool     // this server sends no e-mail
 	NotifyError string
 	NotifyDone  bool
+	// Verification of the address.
+	EmailVerified bool
+	VerifySent    bool // a link was just mailed
+	VerifyError   string
 	// The feed.
 	FeedURL string // absolute; the token in it is the credential
 	FeedNew bool   // just regenerated
 	// The password.
 	PasswordError string
 	PasswordDone  bool
+	// Deleting the account.
+	DeleteError string
 	// The sessions: every browser signed in to the account.
 	Sessions []SessionRow
 }
