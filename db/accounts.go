@@ -80,15 +80,16 @@ func findToken(ctx context.Context, q queryer, tok, purpose string, now time.Tim
 }
 
 // endSessions ends every session of userID at once, on every device, in
-// tx: each session carries the account's User.SessionGen from when it
-// started (handlers check it on every request), and this moves it on. It
-// is the one place that ends a user's sessions: a password reset (by the
-// player or forced by the admin), a suspension and a deletion call it.
+// tx: it removes the account's session records (see Session) and moves
+// the account's User.SessionGen on. A password reset (by the player or
+// forced by the admin) and a suspension call it; a deletion ends them as
+// well (handlers admit active accounts only).
 func endSessions(ctx context.Context, tx *Tx, userID int64) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE users SET session_gen = session_gen + 1 WHERE id = ?`, userID); err != nil {
 		return fmt.Errorf("db: end sessions: %w", err)
 	}
-	return nil
+	_, err := deleteSessions(ctx, tx, userID, 0)
+	return err
 }
 
 // PasswordReset is a reset link due to be mailed: the token goes into the
@@ -318,6 +319,7 @@ func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) er
 		`DELETE FROM messages WHERE from_id = ?1`,
 		`DELETE FROM notify_settings WHERE user_id = ?1`,
 		`DELETE FROM account_tokens WHERE user_id = ?1`,
+		`DELETE FROM sessions WHERE user_id = ?1`,
 		`DELETE FROM ratings WHERE user_id = ?1`,
 		`UPDATE users SET name = '` + TombstonePrefix + `' || id, password_hash = '', is_admin = 0, suspended_at = NULL,
 			deleted_at = ?2, session_gen = session_gen + 1 WHERE id = ?1`,

@@ -9,6 +9,13 @@ import (
 // ArchivePageSize is how many finished games an archive page lists.
 const ArchivePageSize = 50
 
+// ClampPage returns page (1-based) within the pages that total games fill:
+// 1 for page < 1, the last page past it, so that no offset overflows.
+func ClampPage(page, total int) int {
+	last := max(1, (total+ArchivePageSize-1)/ArchivePageSize)
+	return min(max(page, 1), last)
+}
+
 // ArchiveFilter selects finished games for the archive. Empty fields do
 // not filter.
 type ArchiveFilter struct {
@@ -80,7 +87,7 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, 
 	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM games g JOIN matches m ON m.id = g.match_id`+cond, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: archive count: %w", err)
 	}
-	page := max(f.Page, 1)
+	page := ClampPage(f.Page, total)
 	games, err := db.games(ctx, cond+` ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?`,
 		append(args, ArchivePageSize, (page-1)*ArchivePageSize)...)
 	if err != nil {

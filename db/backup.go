@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 
@@ -21,19 +22,53 @@ import (
 // file (rollback journal; Open switches it back to WAL), synced to disk
 // before Backup returns.
 //
+// The copy is created with mode 0600.
+//
 // Errors: dest exists (Backup never overwrites a file), or SQLite fails.
 func (db *DB) Backup(ctx context.Context, dest string) error {
+	return backup(ctx, dsn(db.path, false), dest)
+}
+
+// BackupFile is Backup for a database that is not open in this process
+// (the server may have it open): src is opened read-only and is never
+// migrated nor otherwise changed, whatever its schema version. The copy
+// has src's schema version.
+//
+// Errors: src does not exist, dest exists, or SQLite fails.
+func BackupFile(ctx context.Context, src, dest string) error {
+	if _, err := os.Stat(src); err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
+	q := url.Values{}
+	q.Add("mode", "ro")
+	q.Add("_pragma", "busy_timeout(10000)")
+	return backup(ctx, "file:"+src+"?"+q.Encode(), dest)
+}
+
+func backup(ctx context.Context, source, dest string) error {
 	if dest == "" {
 		return errors.New("db: backup: empty destination")
 	}
-	if _, err := os.Lstat(dest); err == nil {
+	// The copy is made in a new empty file of mode 0600: it holds every
+	// account's password hash.
+	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("db: backup: %s already exists; choose a new file", dest)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	} else if err != nil {
 		return fmt.Errorf("db: backup: %w", err)
 	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("db: backup: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.Remove(dest)
+		}
+	}()
 	// The read pool is query_only and the write pool's one connection
 	// carries every move: use a connection of our own.
-	conn, err := sql.Open("sqlite", dsn(db.path, false))
+	conn, err := sql.Open("sqlite", source)
 	if err != nil {
 		return fmt.Errorf("db: backup: %w", err)
 	}
@@ -47,7 +82,11 @@ func (db *DB) Backup(ctx context.Context, dest string) error {
 	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
 		return fmt.Errorf("db: backup to %s: %w", dest, err)
 	}
-	return syncFile(dest)
+	if err := syncFile(dest); err != nil {
+		return err
+	}
+	done = true
+	return nil
 }
 
 // syncFile flushes path and the directory entry that names it to disk.
@@ -112,16 +151,38 @@ func openVerified(ctx context.Context, path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("db: verify %s: %w", path, err)
 	}
-	var res string
-	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+	if err := integrityCheck(ctx, r, path); err != nil {
 		r.Close()
-		return nil, fmt.Errorf("db: verify %s: integrity check: %w", path, err)
-	}
-	if res != "ok" {
-		r.Close()
-		return nil, fmt.Errorf("db: verify %s: integrity check: %s", path, res)
+		return nil, err
 	}
 	return r, nil
+}
+
+// CheckFile runs PRAGMA integrity_check on the database file at path,
+// opened read-only and immutable (a backup, not a live database): the
+// check Verify makes before replaying the games, for a copy whose schema
+// this binary does not know.
+func CheckFile(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("db: verify: %w", err)
+	}
+	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return fmt.Errorf("db: verify %s: %w", path, err)
+	}
+	defer r.Close()
+	return integrityCheck(ctx, r, path)
+}
+
+func integrityCheck(ctx context.Context, r *sql.DB, path string) error {
+	var res string
+	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+		return fmt.Errorf("db: verify %s: integrity check: %w", path, err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("db: verify %s: integrity check: %s", path, res)
+	}
+	return nil
 }
 
 func verifyGames(ctx context.Context, pool *sql.DB) (Checked, error) {
@@ -220,4 +281,23 @@ func createPrivate(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// FileSchemaVersion returns the schema version (the last migration
+// applied) of the database file at path, opened read-only, and the
+// version this binary migrates to (SchemaVersion). Errors: the file
+// cannot be read.
+func FileSchemaVersion(ctx context.Context, path string) (have, want int64, err error) {
+	if _, err := os.Stat(path); err != nil {
+		return 0, 0, fmt.Errorf("db: %w", err)
+	}
+	r, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return 0, 0, fmt.Errorf("db: %w", err)
+	}
+	defer r.Close()
+	if have, err = schemaVersion(ctx, r); err != nil {
+		return 0, 0, fmt.Errorf("db: schema version of %s: %w", path, err)
+	}
+	return have, SchemaVersion(), nil
 }

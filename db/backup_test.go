@@ -231,3 +231,32 @@ func TestVerifyFindsATamperedGame(t *testing.T) {
 		t.Fatal("verify passed a game whose position is not the replay of its moves")
 	}
 }
+
+// The database, its -wal and -shm files and a backup can be read by their
+// owner only, whatever the umask.
+func TestFilesArePrivate(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.db")
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.CreateUser(ctx, "alice", "hash", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(dir, "copy.db")
+	if err := store.Backup(ctx, dest); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{path, path + "-wal", path + "-shm", dest} {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", filepath.Base(f), info.Mode().Perm())
+		}
+	}
+}

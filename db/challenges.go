@@ -60,10 +60,15 @@ func (c NewChallenge) timeControl() TimeControl {
 	return c.Clock
 }
 
+// MaxOpenChallenges is how many open challenges one player may have at
+// once (rematch offers not counted).
+const MaxOpenChallenges = 20
+
 // CreateChallenge validates c and stores it as an open challenge.
 // Errors: KindInvalid for an unknown game, variant, colour or time
 // control; KindNotFound for an unknown opponent; KindInvalid for a
-// challenge to oneself.
+// challenge to oneself; KindTooMany when the creator already has
+// MaxOpenChallenges open.
 func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time) (Challenge, error) {
 	eng, ok := rules.Lookup(c.Game)
 	if !ok {
@@ -91,6 +96,13 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 		return Challenge{}, err
 	}
 	defer tx.Rollback()
+	var open int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM challenges WHERE creator_id = ? AND status = 'open'`, c.CreatorID).Scan(&open); err != nil {
+		return Challenge{}, fmt.Errorf("db: count open challenges: %w", err)
+	}
+	if open >= MaxOpenChallenges {
+		return Challenge{}, TooMany(0, "You have %d open challenges, as many as one player may have. You can make another as soon as one is accepted, declined or cancelled.", open)
+	}
 	var opp sql.NullInt64
 	if c.Opponent != "" {
 		var id int64

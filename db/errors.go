@@ -3,6 +3,7 @@ package db
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/trench-games/trench/rules"
 )
@@ -27,6 +28,9 @@ const (
 type Error struct {
 	Kind Kind
 	Msg  string
+	// RetryAfter is, for KindTooMany, how long until the action is
+	// allowed again (0 when unknown).
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -34,6 +38,22 @@ func (e *Error) Error() string { return e.Msg }
 // Errorf returns an *Error of kind with a formatted message for the user.
 func Errorf(kind Kind, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// TooMany returns a KindTooMany *Error: the action is refused for now and
+// allowed again after wait; the message should say when.
+func TooMany(wait time.Duration, format string, args ...any) error {
+	return &Error{Kind: KindTooMany, Msg: fmt.Sprintf(format, args...), RetryAfter: wait}
+}
+
+// RetryAfter returns how long until the action refused with err is allowed
+// again: the RetryAfter of a KindTooMany *Error, 0 otherwise.
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindTooMany {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // KindOf returns the Kind of err: the Kind of the first *Error in its

@@ -328,7 +328,10 @@ type Play struct {
 	Message string
 }
 
-// PlayMove applies p in one transaction guarded by p.Ply: the move is
+// PlayMove applies p in one transaction guarded by p.Ply: past the
+// game's deadline the clock rules apply first (settleClock: a vacation
+// may have moved it, the vacation allowance may cover it, or the game ends
+// on time and the move is refused); then the move is
 // checked against the stored state, appended to the moves, and the game
 // row updated only where its ply is still p.Ply. If the move ends the game
 // the result is stored and the match goes on (the next game starts) or
@@ -340,6 +343,17 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 	return db.inGame(ctx, p.GameID, p.UserID, p.Ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
 		if side != g.ToMove {
 			return Errorf(KindForbidden, "It is not your turn.")
+		}
+		if !now.Before(g.Deadline) {
+			// Past the deadline the clock rules decide first, as the
+			// once-a-minute ExpireGames would have.
+			ended, err := db.settleClock(ctx, tx, g, now)
+			if err != nil {
+				return err
+			}
+			if ended {
+				return commitThen{Errorf(KindConflict, "Your time ran out before this move: the game is over.")}
+			}
 		}
 		next, err := applyMove(ctx, tx, g, st, side, p.Move, p.Message, now)
 		if err != nil || next.Result().Over {
@@ -468,6 +482,13 @@ func armisticeAllowed(g Game) error {
 	return nil
 }
 
+// commitThen is an error an inGame callback returns when what it changed
+// must stand (it is committed) while the action itself fails with err.
+type commitThen struct{ err error }
+
+func (e commitThen) Error() string { return e.err.Error() }
+func (e commitThen) Unwrap() error { return e.err }
+
 // inGame runs fn in one transaction on game id as userID, after checking
 // that userID plays it, that it is active and that it is still at ply.
 func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Time,
@@ -495,6 +516,13 @@ func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Ti
 		return Game{}, err
 	}
 	if err := fn(tx, g, st, side); err != nil {
+		var ct commitThen
+		if errors.As(err, &ct) {
+			if err := tx.Commit(); err != nil {
+				return Game{}, err
+			}
+			return Game{}, ct.err
+		}
 		return Game{}, err
 	}
 	g, err = gameByID(ctx, tx, id)
@@ -624,6 +652,19 @@ func (db *DB) expire(ctx context.Context, id int64, ply int, now time.Time) (boo
 	if g.Finished() || g.Ply != ply {
 		return false, nil // a move arrived in time after all
 	}
+	ended, err := db.settleClock(ctx, tx, g, now)
+	if err != nil {
+		return false, err
+	}
+	return ended, tx.Commit()
+}
+
+// settleClock applies the clock rules to active game g whose deadline has
+// passed by now, in tx: if a vacation stopped the clock the deadline moves
+// on; if the time did run out, the player's vacation allowance is used
+// first (an automatic vacation from when it ran out); only without one
+// does the game end on time. It reports whether the game ended.
+func (db *DB) settleClock(ctx context.Context, tx *Tx, g Game, now time.Time) (bool, error) {
 	mover := g.Side[g.ToMove].ID
 	vs, err := vacationsOf(ctx, tx, mover, g.TurnStarted)
 	if err != nil {
@@ -636,13 +677,13 @@ func (db *DB) expire(ctx context.Context, id int64, ply int, now time.Time) (boo
 		if err != nil {
 			return false, fmt.Errorf("db: move deadline: %w", err)
 		}
-		return false, tx.Commit()
+		return false, nil
 	} else if db.vacationDays > 0 {
 		// The time ran out at now+left: the player's vacation allowance is
 		// used before a timeout is declared.
 		err := db.startVacation(ctx, tx, mover, now.Add(left), now, true)
 		if err == nil {
-			return false, tx.Commit()
+			return false, nil
 		}
 		if KindOf(err) != KindConflict {
 			return false, err
@@ -655,5 +696,5 @@ func (db *DB) expire(ctx context.Context, id int64, ply int, now time.Time) (boo
 	if err := finishGame(ctx, tx, g, st.Concede(g.ToMove, true), now); err != nil {
 		return false, err
 	}
-	return true, tx.Commit()
+	return true, nil
 }

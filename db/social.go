@@ -69,9 +69,18 @@ func messageWithMove(ctx context.Context, tx *Tx, g Game, side rules.Side, ply i
 	return err
 }
 
+// MaxMessagesPerHour is how many messages a player may send in one game
+// within an hour.
+const MaxMessagesPerHour = 30
+
+// MaxRematchOffers is how many rematches of one match a player may offer
+// within 24 hours (an offer withdrawn and made again counts again).
+const MaxRematchOffers = 3
+
 // SendMessage stores a message from userID to their opponent in game id,
 // whether the game is in progress or over. Errors: KindNotFound,
-// KindForbidden (not a player of the game), KindInvalid (see CleanMessage).
+// KindForbidden (not a player of the game), KindInvalid (see CleanMessage),
+// KindTooMany (MaxMessagesPerHour sent in the last hour).
 func (db *DB) SendMessage(ctx context.Context, gameID, userID int64, body string, now time.Time) (GameMessage, error) {
 	body, cerr := CleanMessage(body)
 	tx, err := db.begin(ctx)
@@ -89,6 +98,17 @@ func (db *DB) SendMessage(ctx context.Context, gameID, userID int64, body string
 	}
 	if cerr != nil {
 		return GameMessage{}, cerr
+	}
+	var sent int
+	var oldest int64
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(MIN(created_at), 0) FROM messages
+		WHERE game_id = ? AND from_id = ? AND created_at > ?`, gameID, userID, unix(now.Add(-time.Hour))).Scan(&sent, &oldest); err != nil {
+		return GameMessage{}, fmt.Errorf("db: count messages: %w", err)
+	}
+	if sent >= MaxMessagesPerHour {
+		next := fromUnix(oldest).Add(time.Hour + time.Second)
+		return GameMessage{}, TooMany(next.Sub(now), "You have sent %d messages in this game in the last hour, as many as one may. You can write again at %s UTC.",
+			sent, next.UTC().Format("15:04"))
 	}
 	id, err := addMessage(ctx, tx, g, side, g.Ply, body, now)
 	if err != nil {
@@ -310,7 +330,7 @@ func challengeSettings(ctx context.Context, tx *Tx) ([]string, error) {
 // is open at a time; a declined or withdrawn offer may be made again.
 // Errors: KindNotFound; KindForbidden (not a player of the match);
 // KindConflict (the match goes on, an offer is open, or the rematch was
-// accepted).
+// accepted); KindTooMany (MaxRematchOffers made in the last 24 hours).
 func (db *DB) OfferRematch(ctx context.Context, matchID, userID int64, now time.Time) (Rematch, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -344,6 +364,20 @@ func (db *DB) OfferRematch(ctx context.Context, matchID, userID int64, now time.
 		return Rematch{}, Errorf(KindConflict, "%s has offered you a rematch: accept or decline it.", r.From.Name)
 	case r.ChallengeID != 0 && r.Status == "accepted":
 		return Rematch{}, Errorf(KindConflict, "The rematch has already started.")
+	}
+	var offers int
+	var oldest int64
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(MIN(created_at), 0) FROM rematch_offers
+		WHERE match_id = ? AND user_id = ? AND created_at > ?`, matchID, userID, unix(now.Add(-24*time.Hour))).Scan(&offers, &oldest); err != nil {
+		return Rematch{}, fmt.Errorf("db: count rematch offers: %w", err)
+	}
+	if offers >= MaxRematchOffers {
+		next := fromUnix(oldest).Add(24*time.Hour + time.Second)
+		return Rematch{}, TooMany(next.Sub(now), "You have offered a rematch of this match %d times in a day, as often as one may. You can offer again on %s UTC.",
+			offers, next.UTC().Format("2 January at 15:04"))
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO rematch_offers (match_id, user_id, created_at) VALUES (?, ?, ?)`, matchID, userID, unix(now)); err != nil {
+		return Rematch{}, fmt.Errorf("db: rematch offer: %w", err)
 	}
 	var orig int64
 	err = tx.QueryRowContext(ctx, `SELECT id FROM challenges WHERE match_id = ? ORDER BY id LIMIT 1`, matchID).Scan(&orig)

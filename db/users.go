@@ -108,9 +108,28 @@ func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
 	return u, err
 }
 
-// SetPassword replaces the password hash of user id.
-func (db *DB) SetPassword(ctx context.Context, id int64, passwordHash string) error {
-	return db.exec1(ctx, "set password", `UPDATE users SET password_hash = ? WHERE id = ?`, passwordHash, id)
+// SetPassword replaces the password hash of user id and, in the same
+// transaction, ends every session of the user except session keep (the
+// one that changed it; 0 ends them all). Errors: KindNotFound.
+func (db *DB) SetPassword(ctx context.Context, id int64, passwordHash string, keep int64) error {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, passwordHash, id)
+	if err != nil {
+		return fmt.Errorf("db: set password: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n != 1 {
+		return Errorf(KindNotFound, "No such player.")
+	}
+	if _, err := deleteSessions(ctx, tx, id, keep); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // SetBoardView stores the board view a player prefers ("diamond" or

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/crypto/bcrypt"
@@ -25,10 +24,10 @@ import (
 // forgotten password (a reset link by e-mail), verifying the e-mail
 // address, downloading their data and deleting the account.
 type accountHandler struct {
-	db    *db.DB
-	store sessions.Store
-	cost  int
-	now   func() time.Time
+	db       *db.DB
+	sessions *sessionManager
+	cost     int
+	now      func() time.Time
 	// mailOn reports whether the server sends e-mail; mail sends one in
 	// the background (so that answering takes as long whether a mail goes
 	// out or not).
@@ -146,8 +145,7 @@ func (h *accountHandler) resetPassword(c echo.Context) error {
 	if err != nil {
 		return h.badLink(c, err)
 	}
-	auth := authHandler{store: h.store}
-	if err := auth.startSession(c, u); err != nil {
+	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?done=1")
@@ -273,8 +271,7 @@ func (h *accountHandler) deleteAccount(c echo.Context) error {
 	if err := h.db.DeleteAccount(ctx, u.ID, h.now()); err != nil {
 		return err
 	}
-	auth := authHandler{store: h.store}
-	if err := auth.endSession(c); err != nil {
+	if err := h.sessions.end(c); err != nil {
 		return err
 	}
 	c.Set("viewer", viewer{BoardView: "diamond"})

@@ -10,10 +10,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
-	"net/http"
+	"net"
 	"time"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
@@ -39,6 +38,12 @@ type Config struct {
 	// SMTP is the mail server for notifications; none when SMTP.Addr is
 	// empty (see StartMail).
 	SMTP SMTPConfig
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed (see clientIP); none by default.
+	TrustedProxies []*net.IPNet
+	// KeyFile is the file holding the session cookie's keys, created (mode
+	// 0600) on first start; "" means DefaultKeyFile beside the database.
+	KeyFile string
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
 	VacationDays int
@@ -51,7 +56,7 @@ type Config struct {
 type App struct {
 	db       *db.DB
 	cfg      Config
-	sessions *sessions.CookieStore
+	sessions *sessionManager
 	log      *slog.Logger
 	limits   *limits
 	metrics  *metrics
@@ -59,7 +64,7 @@ type App struct {
 }
 
 // New builds the application on an open database: it loads (or creates)
-// the session keys and returns the configured echo server.
+// the session keys from cfg.KeyFile and returns the configured echo server.
 func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -73,36 +78,27 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	authKey, err := store.Secret(ctx, "session-auth-key", 64)
+	keyFile := cfg.KeyFile
+	if keyFile == "" {
+		keyFile = DefaultKeyFile(store.Path())
+	}
+	authKey, encKey, err := loadKeys(keyFile, cfg.Logger)
 	if err != nil {
 		return nil, nil, err
 	}
-	encKey, err := store.Secret(ctx, "session-encryption-key", 32)
-	if err != nil {
-		return nil, nil, err
-	}
-	cs := sessions.NewCookieStore(authKey, encKey)
-	cs.Options = &sessions.Options{
-		Path:     "/",
-		MaxAge:   int((60 * 24 * time.Hour).Seconds()),
-		HttpOnly: true,
-		Secure:   cfg.SecureCookies,
-		SameSite: http.SameSiteLaxMode,
-	}
+	sm := newSessionManager(store, authKey, encKey, cfg.SecureCookies, cfg.Now)
 	switch {
 	case cfg.VacationDays > 0:
 		store.SetVacationDays(cfg.VacationDays)
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
-	a := &App{db: store, cfg: cfg, sessions: cs, log: cfg.Logger, limits: newLimits()}
+	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits(cfg.Now)}
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	// Client addresses (for rate limits) come from X-Forwarded-For only when
-	// the peer is a proxy on a loopback or private address.
-	e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	e.IPExtractor = clientIP(cfg.TrustedProxies)
 	e.HTTPErrorHandler = a.handleError
 	a.routes(e)
 	a.routeSet = map[string]struct{}{}
@@ -189,4 +185,20 @@ func randomSeed() int64 {
 		panic(fmt.Sprintf("crypto/rand: %v", err)) // never fails on supported systems
 	}
 	return int64(binary.LittleEndian.Uint64(b[:]))
+}
+
+// clientIP returns how the client's address is found: the peer's address,
+// unless the peer is one of the trusted proxies; then the address that
+// proxy added to X-Forwarded-For (the right-most entry; if that is a
+// trusted proxy too, the one before it, and so on). Nothing else in
+// X-Forwarded-For is believed, and without trusted proxies none of it.
+func clientIP(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

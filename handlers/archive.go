@@ -42,7 +42,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	if err != nil && !noPlayer {
 		return err
 	}
-	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: max(f.Page, 1)}
+	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: db.ClampPage(f.Page, total)}
 	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
 	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
 	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}

@@ -386,3 +386,24 @@ func TestCardImageHidesWhatASpectatorMayNotSee(t *testing.T) {
 		t.Fatalf("after the end the image still hides %d cards", backs)
 	}
 }
+
+// A page number past the last shows the last page.
+func TestArchivePageClamped(t *testing.T) {
+	s := startServer(t, "", nil)
+	signedUpPair(t, s)
+	var ids []int64
+	for range 2 {
+		ids = append(ids, finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 0).ID)
+	}
+	v := s.newClient(t)
+	for _, p := range []string{"9223372036854775807", "2", "368934881474191033"} {
+		got := archiveIDs(t, v, "?page="+p)
+		v.wantStatus(http.StatusOK)
+		if len(got) != 2 || got[0] != ids[1] {
+			t.Errorf("page %s shows %v, want the last page %v", p, got, ids)
+		}
+		if v.Last.Find("#prev-page").Length() != 0 || strings.Contains(v.text("main"), "Page "+p) {
+			t.Errorf("page %s: a link back or the page number shown on the only page", p)
+		}
+	}
+}

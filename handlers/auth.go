@@ -1,14 +1,19 @@
 package handlers
 
 import (
+	"crypto/rand"
 	"net/http"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
+	"github.com/mileusna/useragent"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/trench-games/trench/db"
@@ -17,11 +22,15 @@ import (
 
 // authHandler serves sign-up, sign-in, sign-out and the settings page.
 type authHandler struct {
-	db     *db.DB
-	store  sessions.Store
-	limits *limits
-	cost   int
-	now    func() time.Time
+	db       *db.DB
+	sessions *sessionManager
+	limits   *limits
+	cost     int
+	now      func() time.Time
+	// dummy is the hash compared against for an unknown name (dummyHash).
+	dummyOnce sync.Once
+	dummy     []byte
+	dummyErr  error
 	// settingsPage renders the settings page (notifyHandler.settingsPage).
 	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
 }
@@ -31,13 +40,20 @@ const MinPasswordLength = 8
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{3,24}$`)
 
-// safeNext returns next if it is a local path, "/" otherwise (no open
-// redirects).
+// safeNext returns next if it is a path on this site, "/" otherwise (no
+// open redirects): it must start with one "/", hold no control character
+// (browsers drop tabs and newlines, so "/\t/host" would become "//host")
+// nor backslash, and read as a URL with no scheme and no host.
 func safeNext(next string) string {
-	if strings.HasPrefix(next, "/") && !strings.HasPrefix(next, "//") && !strings.Contains(next, "\\") {
-		return next
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.ContainsFunc(next, func(r rune) bool { return r == '\\' || unicode.IsControl(r) }) {
+		return "/"
 	}
-	return "/"
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return "/"
+	}
+	return next
 }
 
 func (h *authHandler) signUpForm(c echo.Context) error {
@@ -73,6 +89,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	if len(pw) > 72 {
 		return formError(c, http.StatusBadRequest, true, name, "A password can be at most 72 bytes long.")
 	}
+	if ok, wait := h.limits.signUpIP.allow(c.RealIP()); !ok {
+		return tooManyForm(c, true, name, tooMany("Too many new accounts from your address.", wait))
+	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), h.cost)
 	if err != nil {
 		return err
@@ -83,57 +102,73 @@ func (h *authHandler) signUp(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if err := h.startSession(c, u); err != nil {
+	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
 }
 
+// tooManyForm re-renders the sign-up or sign-in form with the 429 of a
+// refused attempt, saying when to try again.
+func tooManyForm(c echo.Context, signUp bool, name string, err error) error {
+	setRetryAfter(c, err)
+	return formError(c, http.StatusTooManyRequests, signUp, name, db.Message(err))
+}
+
+// dummyHash returns a bcrypt hash of a random password at the server's
+// cost, compared against when the name is unknown so that a sign-in takes
+// as long for an unknown name as for a known one.
+func (h *authHandler) dummyHash() ([]byte, error) {
+	h.dummyOnce.Do(func() {
+		h.dummy, h.dummyErr = bcrypt.GenerateFromPassword([]byte(rand.Text()), h.cost)
+	})
+	return h.dummy, h.dummyErr
+}
+
+// signIn checks the name and password. Attempts are limited per client
+// address and, with a growing back-off after a few failures, per (address,
+// account) pair: a guesser elsewhere never locks the owner out.
 func (h *authHandler) signIn(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("name"))
 	pw := c.FormValue("password")
-	if ok, err := h.limits.allowAccount(name); err != nil {
-		return err
-	} else if !ok {
-		return formError(c, http.StatusTooManyRequests, false, name, "Too many sign-in attempts for this account. Please wait a minute and try again.")
+	ip := c.RealIP()
+	if ok, wait := h.limits.signInIP.allow(ip); !ok {
+		return tooManyForm(c, false, name, tooMany("Too many sign-in attempts from your address.", wait))
+	}
+	key := pairKey(ip, name)
+	if wait := h.limits.signInPair.wait(key); wait > 0 {
+		return tooManyForm(c, false, name, tooMany("Too many wrong passwords for this account from your address.", wait))
 	}
 	u, err := h.db.UserByName(c.Request().Context(), name)
+	found := err == nil
 	if err != nil && db.KindOf(err) != db.KindNotFound {
 		return err
 	}
-	if err != nil || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) != nil {
+	hash := []byte(u.PasswordHash)
+	if !found {
+		if hash, err = h.dummyHash(); err != nil {
+			return err
+		}
+	}
+	if bcrypt.CompareHashAndPassword(hash, []byte(pw)) != nil || !found {
+		h.limits.signInPair.fail(key)
 		return formError(c, http.StatusUnauthorized, false, name, "Wrong name or password.")
 	}
+	h.limits.signInPair.succeed(key)
 	if u.Suspended() {
 		return formError(c, http.StatusForbidden, false, name, "This account is suspended. Please ask the server's admin.")
 	}
-	if err := h.startSession(c, u); err != nil {
+	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
 }
 
-// startSession signs u in: the session carries u's id and session
-// generation (db.User.SessionGen).
-func (h *authHandler) startSession(c echo.Context, u db.User) error {
-	s, _ := h.store.Get(c.Request(), sessionName)
-	s.Values = map[any]any{"uid": u.ID, "gen": u.SessionGen}
-	return s.Save(c.Request(), c.Response())
-}
-
 func (h *authHandler) signOut(c echo.Context) error {
-	if err := h.endSession(c); err != nil {
+	if err := h.sessions.end(c); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/")
-}
-
-// endSession signs this browser out (its session cookie is removed).
-func (h *authHandler) endSession(c echo.Context) error {
-	s, _ := h.store.Get(c.Request(), sessionName)
-	s.Values = map[any]any{}
-	s.Options.MaxAge = -1
-	return s.Save(c.Request(), c.Response())
 }
 
 func (h *authHandler) settings(c echo.Context) error {
@@ -149,14 +184,17 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ok, err := h.limits.allowAccount(u.Name); err != nil {
-		return err
-	} else if !ok {
-		return fail(http.StatusTooManyRequests, "Too many attempts. Please wait a minute and try again.")
+	key := strconv.FormatInt(u.ID, 10)
+	if wait := h.limits.passwordFor.wait(key); wait > 0 {
+		err := tooMany("Too many wrong passwords.", wait)
+		setRetryAfter(c, err)
+		return fail(http.StatusTooManyRequests, db.Message(err))
 	}
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("current"))) != nil {
+		h.limits.passwordFor.fail(key)
 		return fail(http.StatusUnauthorized, "Your current password is not right.")
 	}
+	h.limits.passwordFor.succeed(key)
 	pw := c.FormValue("password")
 	if utf8.RuneCountInString(pw) < MinPasswordLength || len(pw) > 72 {
 		return fail(http.StatusBadRequest, "A password needs 8 to 72 characters.")
@@ -165,8 +203,57 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.SetPassword(c.Request().Context(), v.ID, string(hash)); err != nil {
+	if err := h.db.SetPassword(c.Request().Context(), v.ID, string(hash), v.SessionID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?done=1")
+}
+
+// sessionRows lists the viewer's open sessions for the settings page.
+func (h *authHandler) sessionRows(c echo.Context) ([]views.SessionRow, error) {
+	v := currentViewer(c)
+	ss, err := h.db.Sessions(c.Request().Context(), v.ID, h.now())
+	if err != nil {
+		return nil, err
+	}
+	const layout = "2 January 2006 15:04 UTC"
+	rows := make([]views.SessionRow, len(ss))
+	for i, s := range ss {
+		rows[i] = views.SessionRow{Device: deviceName(s.Device), IP: s.IP, Since: s.CreatedAt.UTC().Format(layout),
+			LastSeen: s.LastSeen.UTC().Format(layout), Current: s.ID == v.SessionID}
+	}
+	return rows, nil
+}
+
+// deviceName describes a browser by its User-Agent: "Firefox 128 on
+// Linux", or the raw string when it is not recognised.
+func deviceName(userAgent string) string {
+	ua := useragent.Parse(userAgent)
+	if ua.Name == "" {
+		if userAgent == "" {
+			return "Unknown browser"
+		}
+		return userAgent
+	}
+	name := ua.Name
+	if ua.VersionNo.Major > 0 {
+		name += " " + strconv.Itoa(ua.VersionNo.Major)
+	}
+	if ua.OS != "" {
+		name += " on " + ua.OS
+	}
+	return name
+}
+
+// signOutEverywhere ends every session of the viewer, this one included,
+// and sends them to the sign-in page.
+func (h *authHandler) signOutEverywhere(c echo.Context) error {
+	v := currentViewer(c)
+	if _, err := h.db.EndSessions(c.Request().Context(), v.ID, 0); err != nil {
+		return err
+	}
+	if err := h.sessions.end(c); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/signin")
 }

@@ -125,7 +125,7 @@ func (h *challengeHandler) create(c echo.Context) error {
 		Rated:       c.FormValue("rated") != "",
 	}
 	_, err = h.db.CreateChallenge(c.Request().Context(), in, h.now())
-	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound) {
+	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound || k == db.KindTooMany) {
 		status, msg := statusOf(err)
 		return render(c, status, views.ChallengeFormView(challengeForm(c, in.Game, in, msg)), nil)
 	} else if err != nil {

@@ -22,8 +22,9 @@ import (
 // answers the live-update poll. It knows games only through the rules
 // interfaces; each game's board is drawn by views.Board.
 type gameHandler struct {
-	db  *db.DB
-	now func() time.Time
+	db       *db.DB
+	now      func() time.Time
+	sessions *sessionManager // keeps a visitor's board view
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -289,9 +290,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if square {
 			other, label = "diamond", "Show the diamond view"
 		}
-		p.BoardToggle, p.BoardToggleLabel = gameURL+"?view="+other, label
+		p.BoardToggle, p.BoardToggleView, p.BoardToggleLabel = gameURL+"/view", other, label
 		if review >= 0 {
-			p.BoardToggle += "&ply=" + strconv.Itoa(review)
+			p.BoardToggle += "?ply=" + strconv.Itoa(review)
 		}
 	}
 	p.Match = matchPanel(eng, s.match, s.matchGs, g.ID)
@@ -583,9 +584,13 @@ func (h *gameHandler) show(c echo.Context) error {
 		return err
 	}
 	if view := c.QueryParam("view"); view != "" {
-		if err := h.setBoardView(c, view); err != nil {
-			return err
+		// The address may show another view; only the form below stores it.
+		if view != "diamond" && view != "square" {
+			return db.Errorf(db.KindInvalid, "Unknown board view %q.", view)
 		}
+		v := currentViewer(c)
+		v.BoardView = view
+		c.Set("viewer", v)
 	}
 	s, err := h.load(c.Request().Context(), id)
 	if err != nil {
@@ -594,21 +599,45 @@ func (h *gameHandler) show(c echo.Context) error {
 	return h.respond(c, http.StatusOK, s, "")
 }
 
-// setBoardView stores the viewer's board view (in the account, or in the
-// session for a visitor) and uses it for this request.
-func (h *gameHandler) setBoardView(c echo.Context, view string) error {
+// setView stores the board view the viewer chose (in the account, or in
+// a visitor's cookie) and shows the game with it: a redirect to the game
+// page (at the reviewed ply, if any), or for htmx the fresh #game.
+func (h *gameHandler) setView(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	view := c.FormValue("view")
 	if view != "diamond" && view != "square" {
 		return db.Errorf(db.KindInvalid, "Unknown board view %q.", view)
 	}
+	ctx := c.Request().Context()
+	s, err := h.load(ctx, id)
+	if err != nil {
+		return err
+	}
 	v := currentViewer(c)
 	if v.ID != 0 {
-		if err := h.db.SetBoardView(c.Request().Context(), v.ID, view); err != nil {
-			return err
+		err = h.db.SetBoardView(ctx, v.ID, view)
+	} else {
+		err = h.sessions.setBoardView(c, view)
+	}
+	if err != nil {
+		return err
+	}
+	next := fmt.Sprintf("/games/%d", id)
+	if ply := c.QueryParam("ply"); ply != "" {
+		if _, err := strconv.Atoi(ply); err == nil {
+			next += "?ply=" + ply
 		}
+	}
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, next)
 	}
 	v.BoardView = view
 	c.Set("viewer", v)
-	return nil
+	c.Response().Header().Set("HX-Push-Url", next)
+	return h.respond(c, http.StatusOK, s, "")
 }
 
 func (h *gameHandler) respond(c echo.Context, status int, s gameScreen, message string) error {

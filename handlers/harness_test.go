@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,6 +55,8 @@ type server struct {
 	seed   int64
 	stop   func()
 	stopMu sync.Once
+	// clients counts the clients made, for each one's address.
+	clients atomic.Int64
 }
 
 // startServer starts the app on a fresh database file (or on path when
@@ -84,9 +87,13 @@ func startServerWith(t *testing.T, path string, clk *clock, configure func(cfg *
 	}
 	s := &server{t: t, DB: store, Path: path, Clock: clk, seed: 42, URL: "http://" + ln.Addr().String()}
 	var seedMu sync.Mutex
+	// Each client speaks from an address of its own (client.ForwardedFor,
+	// from this trusted loopback proxy), as players on their own machines.
+	_, loopback, _ := net.ParseCIDR("127.0.0.1/32")
 	cfg := handlers.Config{
-		BcryptCost: bcrypt.MinCost,
-		Now:        clk.Now,
+		TrustedProxies: []*net.IPNet{loopback},
+		BcryptCost:     bcrypt.MinCost,
+		Now:            clk.Now,
 		Seed: func() int64 {
 			seedMu.Lock()
 			defer seedMu.Unlock()
@@ -135,6 +142,12 @@ type client struct {
 	http *http.Client
 	HTMX bool
 	Name string
+	// UserAgent, when set, is sent as the User-Agent header.
+	UserAgent string
+	// ForwardedFor, when set, is sent as the X-Forwarded-For header (as a
+	// proxy in front of the server would add it): the client's own address,
+	// different for each client unless a test sets it.
+	ForwardedFor string
 	// Last is the last HTML document received; Status its status code.
 	Last   *goquery.Document
 	Status int
@@ -147,7 +160,8 @@ func (s *server) newClient(t *testing.T) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &client{t: t, srv: s, http: &http.Client{
+	n := s.clients.Add(1)
+	return &client{t: t, srv: s, ForwardedFor: fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255), http: &http.Client{
 		Jar: jar,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > 5 {
@@ -156,6 +170,15 @@ func (s *server) newClient(t *testing.T) *client {
 			return nil
 		},
 	}}
+}
+
+// copyCookies returns a new client holding a copy of c's cookies: the
+// same browser session, as someone who copied the cookie would have it.
+func (c *client) copyCookies(t *testing.T) *client {
+	u, _ := url.Parse(c.srv.URL)
+	d := c.srv.newClient(t)
+	d.http.Jar.SetCookies(u, c.http.Jar.Cookies(u))
+	return d
 }
 
 // moveTo points the client at another server (a restart) keeping cookies.
@@ -168,6 +191,12 @@ func (c *client) moveTo(s *server) {
 
 func (c *client) do(req *http.Request, htmx bool) *goquery.Document {
 	c.t.Helper()
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
+	}
+	if c.ForwardedFor != "" {
+		req.Header.Set("X-Forwarded-For", c.ForwardedFor)
+	}
 	if htmx && c.HTMX {
 		req.Header.Set("HX-Request", "true")
 		req.Header.Set("HX-Current-URL", c.URL)
@@ -333,6 +362,26 @@ func (c *client) SignUp(name string) {
 		c.t.Fatalf("sign up %s: status %d, nav %q", name, c.Status, c.Last.Find("nav.top").Text())
 	}
 	c.Name = name
+}
+
+// SignIn signs in as name with password pw from the sign-in page and
+// returns the status of the answer.
+func (c *client) SignIn(name, pw string) int {
+	c.t.Helper()
+	c.Get("/signin")
+	c.Post("/signin", url.Values{"name": {name}, "password": {pw}})
+	if c.Status == http.StatusOK {
+		c.Name = name
+	}
+	return c.Status
+}
+
+// signedIn reports whether the client's home page shows it signed in as
+// name.
+func (c *client) signedIn(name string) bool {
+	c.t.Helper()
+	c.Get("/")
+	return strings.Contains(c.text("nav.top"), name)
 }
 
 // wantStatus fails the test unless the last answer had status code.

@@ -259,6 +259,9 @@ type notifyHandler struct {
 	now     func() time.Time
 	baseURL string
 	mailOn  func() bool // whether the server sends e-mail
+	// sessionRows lists the viewer's signed-in browsers for the page
+	// (authHandler.sessionRows).
+	sessionRows func(c echo.Context) ([]views.SessionRow, error)
 }
 
 // base is the server's public URL without a trailing slash: the
@@ -306,6 +309,9 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 			s.Email, s.FailedAt.UTC().Format("2 January 2006 15:04 UTC"), s.Failure)
 	}
 	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"
+	if p.Sessions, err = h.sessionRows(c); err != nil {
+		return err
+	}
 	return render(c, status, views.SettingsView(p), nil)
 }
 

@@ -3,7 +3,9 @@ package handlers
 import (
 	"bytes"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -76,14 +78,9 @@ func (a *App) handleError(err error, c echo.Context) {
 		return
 	}
 	status, msg := statusOf(err)
+	setRetryAfter(c, err)
 	if status >= 500 {
 		a.log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err)
-	}
-	if c.Request().Method == http.MethodHead {
-		if err := c.NoContent(status); err != nil {
-			a.log.Error("send error", "err", err)
-		}
-		return
 	}
 	if isHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#flash")
@@ -98,4 +95,12 @@ func (a *App) handleError(err error, c echo.Context) {
 func (a *App) logPanic(c echo.Context, err error, stack []byte) error {
 	a.log.Error("panic", "method", c.Request().Method, "route", c.Path(), "err", err, "stack", string(stack))
 	return err
+}
+
+// setRetryAfter sets the Retry-After header (whole seconds) of an answer
+// refusing an action for now (db.RetryAfter).
+func setRetryAfter(c echo.Context, err error) {
+	if d := db.RetryAfter(err); d > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 // routes registers every route of the server.
 func (a *App) routes(e *echo.Echo) {
+	e.Pre(headAsGet)
 	e.Use(a.observe)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
@@ -24,11 +25,11 @@ func (a *App) routes(e *echo.Echo) {
 	})))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
-	site := e.Group("", middleware.BodyLimit("64K"), a.csrf(), a.loadUser, a.loadAnnouncement)
-	auth := &authHandler{db: a.db, store: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
+	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
+	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
 	pages := &pageHandler{db: a.db, now: a.cfg.Now}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
-	games := &gameHandler{db: a.db, now: a.cfg.Now}
+	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions}
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
@@ -38,16 +39,18 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/signup", auth.signUpForm)
 	site.POST("/signup", auth.signUp)
 	site.GET("/signin", auth.signInForm)
-	site.POST("/signin", auth.signIn, a.limits.perIP)
+	site.POST("/signin", auth.signIn)
 	site.POST("/signout", auth.signOut)
 	site.GET("/settings", auth.settings, requireUser)
 	site.POST("/settings/password", auth.changePassword, requireUser)
 	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" }}
 	auth.settingsPage = notify.settingsPage
+	notify.sessionRows = auth.sessionRows
+	site.POST("/settings/signout-everywhere", auth.signOutEverywhere, requireUser)
 	site.POST("/settings/notifications", notify.saveNotify, requireUser)
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
-	account := newAccountHandler(accountHandler{db: a.db, store: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,
+	account := newAccountHandler(accountHandler{db: a.db, sessions: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,
 		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage})
 	site.GET("/reset", account.resetForm)
 	site.POST("/reset", account.requestReset)
@@ -67,7 +70,6 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/admin/messages/:id/delete", admin.deleteMessage, requireAdmin)
 	// The feed needs no session: its secret address is the credential.
 	e.GET("/feeds/:file", notify.feed)
-	e.HEAD("/feeds/:file", notify.feed)
 
 	vacation := &vacationHandler{db: a.db, now: a.cfg.Now}
 	site.GET("/vacation", vacation.show, requireUser)
@@ -82,6 +84,7 @@ func (a *App) routes(e *echo.Echo) {
 
 	site.GET("/games/:id", games.show)
 	site.GET("/games/:id/live", games.live)
+	site.POST("/games/:id/view", games.setView)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
 	site.POST("/games/:id/plan", games.plan, requireUser)
@@ -130,6 +133,26 @@ func (a *App) csrf() echo.MiddlewareFunc {
 	})
 }
 
+// csrfNotInAddress removes _csrf from the address of a state-changing
+// request before the CSRF check, which would otherwise read it there too:
+// the token counts only in the form body or the X-CSRF-Token header (an
+// address leaks into logs, history and Referer headers).
+func csrfNotInAddress(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		default:
+			if q := r.URL.Query(); q.Has("_csrf") {
+				q.Del("_csrf")
+				r.URL.RawQuery = q.Encode()
+				r.Form = nil
+			}
+		}
+		return next(c)
+	}
+}
+
 // securityHeaders sets a strict Content-Security-Policy (no inline script
 // or style), forbids framing and MIME sniffing, and limits the referrer.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
@@ -147,3 +170,24 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// headAsGet routes a HEAD request as the GET of the same address, so that
+// every page answers HEAD: the handler runs as for GET and the body it
+// writes is dropped, leaving the status and headers.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if r := c.Request(); r.Method == http.MethodHead {
+			r.Method = http.MethodGet
+			c.Response().Writer = noBody{c.Response().Writer}
+		}
+		return next(c)
+	}
+}
+
+// noBody is a ResponseWriter that drops the body.
+type noBody struct{ http.ResponseWriter }
+
+func (noBody) Write(p []byte) (int, error) { return len(p), nil }
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (w noBody) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,15 +1,15 @@
 package handlers
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
+	"time"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
-	"golang.org/x/time/rate"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/views"
@@ -17,49 +17,144 @@ import (
 
 const sessionName = "trench"
 
+// SessionLifetime is how long a session lasts after the last visit: the
+// cookie's Max-Age and the server-side record's end, both renewed while
+// the player keeps coming back (at most every sessionRenewAfter).
+const SessionLifetime = 60 * 24 * time.Hour
+
+// sessionRenewAfter is how often a session in use is renewed (a write to
+// the database and a fresh cookie).
+const sessionRenewAfter = time.Hour
+
 // viewer is the signed-in user of a request (ID 0 for a visitor).
 type viewer struct {
 	ID        int64
 	Name      string
 	BoardView string
 	Admin     bool
+	// SessionID is the server-side session of the request (0 for a visitor).
+	SessionID int64
 	// turns counts the games waiting for the viewer's move, once per
 	// request and only when a page shows it.
 	turns func() (int, error)
 }
 
+// sessionManager keeps sessions: a signed cookie carrying a random token,
+// and a record on the server (db.Session) under the token's SHA-256.
+type sessionManager struct {
+	cookies *sessions.CookieStore
+	db      *db.DB
+	now     func() time.Time
+}
+
+// newSessionManager returns the session manager signing cookies with the
+// keys given; cookies are HttpOnly, SameSite=Lax, Secure when secure.
+func newSessionManager(store *db.DB, authKey, encKey []byte, secure bool, now func() time.Time) *sessionManager {
+	cs := sessions.NewCookieStore(authKey, encKey)
+	// MaxAge sets the cookie's Max-Age and the age past which a cookie's
+	// signed timestamp is refused, so that both say the same.
+	cs.MaxAge(int(SessionLifetime.Seconds()))
+	cs.Options.HttpOnly = true
+	cs.Options.Secure = secure
+	cs.Options.SameSite = http.SameSiteLaxMode
+	return &sessionManager{cookies: cs, db: store, now: now}
+}
+
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// load returns the viewer of the request: the user of a session that is
+// still open on the server, renewing it when it was last renewed more
+// than sessionRenewAfter ago; a visitor otherwise.
+func (m *sessionManager) load(c echo.Context) (viewer, error) {
+	v := viewer{BoardView: "diamond"}
+	s, _ := m.cookies.Get(c.Request(), sessionName) // a bad cookie is a new session
+	if bv, ok := s.Values["board"].(string); ok && (bv == "diamond" || bv == "square") {
+		v.BoardView = bv
+	}
+	token, ok := s.Values["sid"].(string)
+	if !ok || token == "" {
+		return v, nil
+	}
+	ctx := c.Request().Context()
+	now := m.now()
+	sess, u, err := m.db.SessionByToken(ctx, tokenHash(token), now)
+	if db.KindOf(err) == db.KindNotFound {
+		return v, nil
+	} else if err != nil {
+		return v, err
+	}
+	if !u.Active() {
+		return v, nil // suspended or deleted
+	}
+	if now.Sub(sess.LastSeen) >= sessionRenewAfter || sess.IP != c.RealIP() {
+		err := m.db.TouchSession(ctx, sess.ID, c.RealIP(), now, now.Add(SessionLifetime))
+		if db.KindOf(err) == db.KindNotFound {
+			return v, nil // ended meanwhile
+		} else if err != nil {
+			return v, err
+		}
+		if now.Sub(sess.LastSeen) >= sessionRenewAfter {
+			if err := s.Save(c.Request(), c.Response()); err != nil {
+				return v, err
+			}
+		}
+	}
+	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, Admin: u.Admin, SessionID: sess.ID,
+		turns: sync.OnceValues(func() (int, error) { return m.db.TurnCount(ctx, u.ID) })}, nil
+}
+
+// start signs user uid in: a new session on the server and a cookie with
+// its token (replacing the request's session, if any, which ends).
+func (m *sessionManager) start(c echo.Context, uid int64) error {
+	if v := currentViewer(c); v.SessionID != 0 {
+		if err := m.db.EndSession(c.Request().Context(), v.ID, v.SessionID); err != nil {
+			return err
+		}
+	}
+	token := rand.Text()
+	r := c.Request()
+	if _, err := m.db.CreateSession(r.Context(), uid, tokenHash(token), r.UserAgent(), c.RealIP(), m.now(), SessionLifetime); err != nil {
+		return err
+	}
+	s, _ := m.cookies.Get(r, sessionName)
+	s.Values = map[any]any{"sid": token}
+	return s.Save(r, c.Response())
+}
+
+// end signs the request's viewer out: their session ends on the server and
+// the cookie is removed.
+func (m *sessionManager) end(c echo.Context) error {
+	if v := currentViewer(c); v.SessionID != 0 {
+		if err := m.db.EndSession(c.Request().Context(), v.ID, v.SessionID); err != nil {
+			return err
+		}
+	}
+	s, _ := m.cookies.Get(c.Request(), sessionName)
+	s.Values = map[any]any{}
+	s.Options.MaxAge = -1
+	return s.Save(c.Request(), c.Response())
+}
+
+// setBoardView keeps a visitor's board view in their cookie.
+func (m *sessionManager) setBoardView(c echo.Context, view string) error {
+	s, _ := m.cookies.Get(c.Request(), sessionName)
+	s.Values["board"] = view
+	return s.Save(c.Request(), c.Response())
+}
+
 // loadUser reads the session cookie and puts the viewer in the context.
 func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		v := viewer{BoardView: "diamond"}
-		s, _ := a.sessions.Get(c.Request(), sessionName) // a bad cookie is a new session
-		if id, ok := s.Values["uid"].(int64); ok && id > 0 {
-			u, err := a.db.UserByID(c.Request().Context(), id)
-			switch {
-			case err == nil && !sessionValid(s, u):
-				// Ended (a reset), suspended or deleted: a visitor.
-			case err == nil:
-				ctx := c.Request().Context()
-				v = viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, Admin: u.Admin,
-					turns: sync.OnceValues(func() (int, error) { return a.db.TurnCount(ctx, u.ID) })}
-			case db.KindOf(err) != db.KindNotFound:
-				return err
-			}
-		} else if bv, ok := s.Values["board"].(string); ok {
-			v.BoardView = bv
+		v, err := a.sessions.load(c)
+		if err != nil {
+			return err
 		}
 		c.Set("viewer", v)
 		return next(c)
 	}
-}
-
-// sessionValid reports whether session s, signed in as u, still holds:
-// the account is active (not suspended, not deleted) and the session was
-// started in the account's current session generation (db.User.SessionGen;
-// a session from before generations counts as 0).
-func sessionValid(s *sessions.Session, u db.User) bool {
-	gen, _ := s.Values["gen"].(int64)
-	return u.Active() && gen == u.SessionGen
 }
 
 // loadAnnouncement puts the server's announcement in the context, for
@@ -115,39 +210,4 @@ func basePage(c echo.Context, title string) views.Page {
 	token, _ := c.Get("csrf").(string)
 	announcement, _ := c.Get("announcement").(string)
 	return views.Page{Title: title, User: v.Name, CSRF: token, Admin: v.Admin, Announcement: announcement}
-}
-
-// limits holds the sign-in rate limits: per client address and per
-// account name.
-type limits struct {
-	ip      *middleware.RateLimiterMemoryStore
-	account *middleware.RateLimiterMemoryStore
-}
-
-func newLimits() *limits {
-	return &limits{
-		// 10 attempts a minute from one address, bursts of 20.
-		ip: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(10.0 / 60), Burst: 20, ExpiresIn: 30 * 60e9}),
-		// 5 attempts on one account, then one every 30 s.
-		account: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(1.0 / 30), Burst: 5, ExpiresIn: 30 * 60e9}),
-	}
-}
-
-// perIP limits sign-in attempts per client address.
-func (l *limits) perIP(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if ok, err := l.ip.Allow(c.RealIP()); err != nil {
-			return err
-		} else if !ok {
-			return db.Errorf(db.KindTooMany, "Too many sign-in attempts from your address. Please wait a minute and try again.")
-		}
-		return next(c)
-	}
-}
-
-// allowAccount reports whether another sign-in attempt on name is allowed.
-func (l *limits) allowAccount(name string) (bool, error) {
-	return l.account.Allow(strings.ToLower(name))
 }

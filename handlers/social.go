@@ -279,6 +279,7 @@ func (h *socialHandler) answer(c echo.Context, id int64, err error, next string)
 		if status >= 500 || status == http.StatusNotFound {
 			return err
 		}
+		setRetryAfter(c, err)
 		s, lerr := h.games.load(ctx, id)
 		if lerr != nil {
 			return lerr

@@ -257,7 +257,8 @@ type GamePage struct {
 	Armistice        ArmisticeState
 	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
 	PollURL          string // "" when there is nothing to wait for
-	BoardToggle      string // href of the other board view
+	BoardToggle      string // where the form choosing the other board view posts to
+	BoardToggleView  string // the other board view: "square" or "diamond"
 	BoardToggleLabel string
 	View             any // the game's own view model
 	Play             Play

@@ -1,7 +1,8 @@
 package views
 
 // SettingsPage is the account page: notifications by e-mail, the
-// personal feed and the password. Each form has its own message.
+// personal feed, the password and the signed-in browsers. Each form has
+// its own message.
 type SettingsPage struct {
 	Page
 	// Notifications.
@@ -25,4 +26,15 @@ type SettingsPage struct {
 	PasswordDone  bool
 	// Deleting the account.
 	DeleteError string
+	// The sessions: every browser signed in to the account.
+	Sessions []SessionRow
+}
+
+// SessionRow is one signed-in browser on the settings page.
+type SessionRow struct {
+	Device   string // e.g. "Firefox 128 on Linux"
+	IP       string // the address it was last seen from
+	Since    string // when it signed in, e.g. "2 March 2026 14:05 UTC"
+	LastSeen string // when it was last seen, same format
+	Current  bool   // the browser showing the page
 }

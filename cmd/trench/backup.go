@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,18 +24,27 @@ func backupCommand(ctx context.Context, stdout io.Writer, args []string) error {
 		return fmt.Errorf("backup: want one destination file\n%s", usage)
 	}
 	dest := fs.Arg(0)
-	// db.Open would create a missing database: refuse instead.
-	if _, err := os.Stat(*path); err != nil {
+	// The source is opened read-only: a backup never creates, migrates or
+	// otherwise changes the live database, even when this binary is newer.
+	if err := db.BackupFile(ctx, *path, dest); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	store, err := db.Open(ctx, *path)
+	have, want, err := db.FileSchemaVersion(ctx, dest)
 	if err != nil {
 		return err
 	}
-	err = store.Backup(ctx, dest)
-	err = errors.Join(err, store.Close())
-	if err != nil {
-		return err
+	if have != want {
+		// Games are replayed through this binary's schema only.
+		if err := db.CheckFile(ctx, dest); err != nil {
+			return fmt.Errorf("backup: the copy %s does not check out: %w", dest, err)
+		}
+		info, err := os.Stat(dest)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "backed up %s to %s: %d bytes, integrity ok; schema version %d, this binary's is %d, so the games were not replayed\n",
+			*path, dest, info.Size(), have, want)
+		return nil
 	}
 	checked, err := db.VerifyFile(ctx, dest)
 	if err != nil {

@@ -71,7 +71,7 @@ type benchResult struct {
 func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	cfg := benchConfig{}
-	fs.StringVar(&cfg.URL, "url", "", "measure the server running at this loopback URL instead of starting one in-process")
+	fs.StringVar(&cfg.URL, "url", "", "measure the server running at this loopback URL instead of starting one in-process (start it with --trusted-proxy 127.0.0.1, or its per-address limits refuse the sign-ups)")
 	fs.IntVar(&cfg.PID, "pid", 0, "with --url: the server's process id, to report its memory")
 	fs.IntVar(&cfg.Users, "users", 128, "accounts to create")
 	fs.IntVar(&cfg.Games, "games", 64, "games played at the same time")
@@ -393,7 +393,11 @@ func startLabeled(ctx context.Context, path string, bcryptCost int) (*inProcess,
 		return nil, err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	e, app, err := handlers.New(ctx, store, handlers.Config{Logger: logger, BcryptCost: bcryptCost})
+	// The load comes from loopback on behalf of many users, each with an
+	// address of its own (user.addr): trust loopback as a proxy.
+	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
+	e, app, err := handlers.New(ctx, store, handlers.Config{Logger: logger, BcryptCost: bcryptCost,
+		TrustedProxies: []*net.IPNet{loopback}})
 	if err != nil {
 		cancel()
 		store.Close()
@@ -619,7 +623,7 @@ func newLoad(ctx context.Context, cfg loadConfig) (*load, error) {
 		c := &client{l: l, id: i, rng: rand.New(rand.NewPCG(uint64(i)+1, 7))}
 		for u := i; u < cfg.Users; u += cfg.Clients {
 			jar, _ := cookiejar.New(nil)
-			c.users = append(c.users, &user{name: fmt.Sprintf("%s-%d", cfg.Prefix, u), http: &http.Client{
+			c.users = append(c.users, &user{name: fmt.Sprintf("%s-%d", cfg.Prefix, u), addr: userAddr(u), http: &http.Client{
 				Jar: jar, Transport: transport, Timeout: time.Minute,
 				CheckRedirect: func(req *http.Request, via []*http.Request) error {
 					if len(via) > 5 {
@@ -743,6 +747,11 @@ func (l *load) Resync(ctx context.Context) error {
 type user struct {
 	name string
 	http *http.Client
+	// addr is the user's own client address, sent as X-Forwarded-For: the
+	// server (in-process, or started with --trusted-proxy 127.0.0.1) then
+	// counts its per-address limits per user, as for players on machines
+	// of their own.
+	addr string
 }
 
 // game is one game a client plays, as its two players' browser tabs see
@@ -810,6 +819,7 @@ func (c *client) request(ctx context.Context, u *user, method, path string, form
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	req.Header.Set("X-Forwarded-For", u.addr)
 	if act != nil && act.htmx {
 		req.Header.Set("HX-Request", "true")
 		req.Header.Set("HX-Current-URL", c.l.baseURL()+current)
@@ -1477,4 +1487,9 @@ func textOf(body []byte, match func(tag string, attrs []html.Attribute) bool) st
 			}
 		}
 	}
+}
+
+// userAddr is the client address of user number n: 10.x.y.z, one per user.
+func userAddr(n int) string {
+	return fmt.Sprintf("10.%d.%d.%d", (n>>16)&255, (n>>8)&255, n&255)
 }

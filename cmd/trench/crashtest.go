@@ -284,7 +284,9 @@ func startServerProcess(ctx context.Context, bin, path, logPath string, extra ..
 	}
 	defer logf.Close()
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", path}, extra...)...)
+	// The load generator speaks for many players from loopback, each with
+	// an X-Forwarded-For address of its own.
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", path, "--trusted-proxy", "127.0.0.1"}, extra...)...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TRENCH_") { // the flags alone configure it
 			cmd.Env = append(cmd.Env, kv)

@@ -50,6 +50,11 @@ type serveConfig struct {
 	// "text" or "json".
 	MetricsAddr string
 	LogFormat   string
+	// KeyFile holds the session cookie's keys ("" for the database's path
+	// with .keys added); TrustedProxies are the reverse proxies whose
+	// X-Forwarded-For is believed.
+	KeyFile        string
+	TrustedProxies []*net.IPNet
 }
 
 // parseServeFlags reads the flags of serve (with the environment as
@@ -87,6 +92,21 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	fs.StringVar(&c.TLS.DirectoryRoots, "acme-ca-roots", env("TRENCH_ACME_CA_ROOTS", ""), "PEM file of the CA certificates to trust for the ACME directory's HTTPS, for a private CA (TRENCH_ACME_CA_ROOTS)")
 	fs.StringVar(&c.TLS.CertFile, "tls-cert", env("TRENCH_TLS_CERT", ""), "serve HTTPS with this PEM certificate chain, reloaded when it changes (TRENCH_TLS_CERT)")
 	fs.StringVar(&c.TLS.KeyFile, "tls-key", env("TRENCH_TLS_KEY", ""), "the private key of --tls-cert, PEM (TRENCH_TLS_KEY)")
+	fs.StringVar(&c.KeyFile, "key-file", env("TRENCH_KEY_FILE", ""), "file holding the session cookie's keys, created (mode 0600) on first start; default: the database's path with .keys added (TRENCH_KEY_FILE)")
+	addProxy := func(v string) error {
+		n, err := parseProxy(v)
+		if err != nil {
+			return err
+		}
+		c.TrustedProxies = append(c.TrustedProxies, n)
+		return nil
+	}
+	for _, v := range strings.FieldsFunc(env("TRENCH_TRUSTED_PROXIES", ""), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if err := addProxy(v); err != nil {
+			return c, fmt.Errorf("TRENCH_TRUSTED_PROXIES: %w", err)
+		}
+	}
+	fs.Func("trusted-proxy", "a reverse proxy (CIDR or address) whose X-Forwarded-For is believed; repeat for several; none by default (TRENCH_TRUSTED_PROXIES, comma-separated)", addProxy)
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
 	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
@@ -150,7 +170,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
-		VacationDays: vacationDays(c.Vacation), AccessLog: true})
+		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true})
 	if err != nil {
 		return err
 	}
@@ -275,4 +295,21 @@ func vacationDays(n int) int {
 		return -1
 	}
 	return n
+}
+
+// parseProxy reads a --trusted-proxy value: a CIDR ("10.0.0.0/8") or one
+// address ("127.0.0.1", "::1").
+func parseProxy(v string) (*net.IPNet, error) {
+	if _, n, err := net.ParseCIDR(v); err == nil {
+		return n, nil
+	}
+	ip := net.ParseIP(v)
+	if ip == nil {
+		return nil, fmt.Errorf("trusted proxy %q is neither a CIDR nor an address", v)
+	}
+	bits := 128
+	if ip.To4() != nil {
+		ip, bits = ip.To4(), 32
+	}
+	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
 }
