@@ -23,16 +23,23 @@ type config struct {
 	nodes   int64   // node budget when the request gives none
 	eps     float64 // share of random moves in the playouts
 	horizon int     // plies of a playout before it is scored
-	explore float64 // UCB1 exploration constant at the root
 }
 
 // levels are the search levels. Nodes are the plies played in the
-// playouts (the root move included).
+// playouts (the root moves included). The strength of the search levels
+// off quickly with the budget (hard at 400 000 nodes plays even with the
+// same search at 60 000), so easy and medium have small budgets: easy
+// also plays half its playout moves at random and looks only 8 plies
+// ahead, which leaves it plausible but short-sighted.
 var levels = map[rbot.Level]config{
-	rbot.Easy:   {nodes: 1_500, eps: 0.3, horizon: 12, explore: 1.0},
-	rbot.Medium: {nodes: 60_000, eps: 0.1, horizon: 10, explore: 0.7},
-	rbot.Hard:   {nodes: 400_000, eps: 0.1, horizon: 60, explore: 0.7},
+	rbot.Easy:   {nodes: 400, eps: 0.5, horizon: 8},
+	rbot.Medium: {nodes: 4_000, eps: 0.1, horizon: 10},
+	rbot.Hard:   {nodes: 400_000, eps: 0.1, horizon: 60},
 }
+
+// NodeBudget returns the node budget level l uses when Budget.Nodes is 0;
+// 0 for a level that does not search (random, greedy) or is unknown.
+func NodeBudget(l rbot.Level) int64 { return levels[l].nodes }
 
 // pollEvery is how many nodes the search visits between two calls of
 // Budget.Stop.
@@ -335,7 +342,7 @@ func (s *searcher) root(moves []move, t int8) (move, float64) {
 			return 0
 		})
 	}
-	rounds := 1
+	rounds := 0 // halvings down to one move
 	for c := len(arms); c > 1; c = (c + 1) / 2 {
 		rounds++
 	}
