@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/cards"
 )
 
@@ -447,6 +446,3 @@ func kindOf(k cards.Kind) kind {
 	}
 	return kNone
 }
-
-// sideOf converts 0/1 to a rules.Side.
-func sideOf(t int8) rules.Side { return rules.Side(t) }
