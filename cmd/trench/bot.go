@@ -12,6 +12,7 @@ import (
 	"github.com/trench-games/trench/cmd/trench/internal/duel"
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/bot"
+	_ "github.com/trench-games/trench/rules/cards/bot"
 	_ "github.com/trench-games/trench/rules/trench/bot"
 	_ "github.com/trench-games/trench/rules/trenches/bot"
 )
@@ -59,7 +60,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // botMove prints the computer's move in a position:
-// bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N].
+// bot move trench|trenches|cards POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N].
 func botMove(args []string) (string, error) {
 	fs := flag.NewFlagSet("bot move", flag.ContinueOnError)
 	variant := fs.String("rules", "", "TRENCH ruleset: match, single, bga or decider (default single)")
@@ -72,11 +73,11 @@ func botMove(args []string) (string, error) {
 		return "", err
 	}
 	if len(pos) != 2 {
-		return "", errors.New("want: bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]")
+		return "", errors.New("want: bot move trench|trenches|cards POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]")
 	}
 	game, position := pos[0], pos[1]
-	if game != "trench" && game != "trenches" {
-		return "", fmt.Errorf("unknown game %q (want trench or trenches)", game)
+	if game != "trench" && game != "trenches" && game != "cards" {
+		return "", fmt.Errorf("unknown game %q (want trench, trenches or cards)", game)
 	}
 	eng, _ := rules.Lookup(game)
 	player, ok := bot.Lookup(game)
