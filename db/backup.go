@@ -74,11 +74,6 @@ func backup(ctx context.Context, source, dest string) error {
 	}
 	defer conn.Close()
 	conn.SetMaxOpenConns(1)
-	// VACUUM INTO fills an empty file: made first, only its owner may read
-	// it, like the database.
-	if err := createPrivate(dest); err != nil {
-		return fmt.Errorf("db: backup: %w", err)
-	}
 	if _, err := conn.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
 		return fmt.Errorf("db: backup to %s: %w", dest, err)
 	}

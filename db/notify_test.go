@@ -112,9 +112,7 @@ func TestMoveNoticesDueOnceAcrossRestarts(t *testing.T) {
 	g := startGame(t, store, ann, bob)
 	startGame(t, store, cat, bob) // cat to move; cat wants no mail
 	for _, u := range []db.User{ann, bob} {
-		if err := store.SetNotify(ctx, u.ID, u.Name+"@example.org", db.NotifyMove); err != nil {
-			t.Fatal(err)
-		}
+		setVerifiedNotify(t, store, u, u.Name+"@example.org", db.NotifyMove)
 	}
 	due, err := store.DueMoveNotices(ctx)
 	if err != nil {
@@ -213,9 +211,7 @@ func TestDigestOncePerDay(t *testing.T) {
 	g1 := startGame(t, store, ann, us[1])
 	g2 := startGame(t, store, ann, us[2])
 	startGame(t, store, us[1], us[2]) // not ann's
-	if err := store.SetNotify(ctx, ann.ID, "ann@example.org", db.NotifyDaily); err != nil {
-		t.Fatal(err)
-	}
+	setVerifiedNotify(t, store, ann, "ann@example.org", db.NotifyDaily)
 	// Every-move notices are not due for a daily player.
 	if due, _ := store.DueMoveNotices(ctx); len(due) != 0 {
 		t.Fatalf("move notices due for a daily player: %+v", due)
@@ -261,5 +257,23 @@ func TestDigestOncePerDay(t *testing.T) {
 	}
 	if due, _ := store.DueDigests(ctx, next); len(due) != 0 {
 		t.Fatalf("digest due with no game waiting: %+v", due)
+	}
+}
+
+// setVerifiedNotify saves u's address and mode and verifies the address,
+// as its owner does through the mailed link (mail goes only to a verified
+// address).
+func setVerifiedNotify(t *testing.T, store *db.DB, u db.User, email string, mode db.NotifyMode) {
+	t.Helper()
+	ctx := context.Background()
+	if err := store.SetNotify(ctx, u.ID, email, mode); err != nil {
+		t.Fatal(err)
+	}
+	v, err := store.StartEmailVerification(ctx, u.ID, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := store.VerifyEmail(ctx, v.Token, t0); err != nil {
+		t.Fatal(err)
 	}
 }
