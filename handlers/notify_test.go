@@ -861,6 +861,7 @@ func TestUnusableStoredAddressIsShown(t *testing.T) {
 	if err := s.DB.SetNotify(context.Background(), mustUser(t, s, "bob"), "john doe@example.org", db.NotifyMove); err != nil {
 		t.Fatal(err)
 	}
+	confirmAddress(t, b)
 	id := challenge(t, a, b, "trench", "single", "0")
 	clickMove(t, a, id, func(int) int { return 0 })
 	if n := runMailJob(t, s); n != 0 || len(sink.Mails()) != 0 {

@@ -418,7 +418,9 @@ func TestBrowserMessageWithMove(t *testing.T) {
 func TestRatingDeviationGrowsWhileAway(t *testing.T) {
 	s := startServer(t, "", nil)
 	a, b := signedUpPair(t, s)
-	resign(t, b, ratedChallenge(t, a, b, "trench", "single", "0"))
+	id := ratedChallenge(t, a, b, "trench", "single", "0")
+	playRandom(t, s, id, 2) // both have moved: the game is rated, not aborted
+	resign(t, b, id)
 	deviation := func() string {
 		a.Get("/players/bob")
 		a.wantStatus(http.StatusOK)
@@ -431,7 +433,13 @@ func TestRatingDeviationGrowsWhileAway(t *testing.T) {
 	if got := deviation(); got != "± 294" {
 		t.Fatalf("bob's deviation 100 days later reads %q, want ± 294", got)
 	}
-	id := ratedChallenge(t, a, b, "trench", "single", "0")
+	// 100 days away ended their sessions (60 days after the last visit).
+	for _, c := range []*client{a, b} {
+		if code := c.SignIn(c.Name, "correct horse"); code != http.StatusOK {
+			t.Fatalf("%s signs in again: status %d", c.Name, code)
+		}
+	}
+	id = ratedChallenge(t, a, b, "trench", "single", "0")
 	a.Get(fmt.Sprintf("/games/%d", id))
 	var rds []string
 	a.Last.Find(".player .rd").Each(func(_ int, sel *goquery.Selection) { rds = append(rds, sel.Text()) })

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/trench-games/trench/rules"
@@ -30,7 +31,10 @@ func TestSampleMatchesTheView(t *testing.T) {
 						t.Fatalf("%s ply %d viewer %d: view of the sample\n%+v\nwant\n%+v", variant, s.ply, viewer, got, v)
 					}
 					checkInvariants(t, x)
-					if viewer == rules.Reveal && x.Encode() != s.Encode() {
+					// The repetition history (hashes of earlier positions,
+					// hidden cards included) is not in any view: a sample
+					// starts without it.
+					if viewer == rules.Reveal && withoutHistory(x.Encode()) != withoutHistory(s.Encode()) {
 						t.Fatalf("%s ply %d: revealed view rebuilt as\n%s\nwant\n%s", variant, s.ply, x.Encode(), s.Encode())
 					}
 					if !viewer.Valid() || s.Result().Over {
@@ -98,4 +102,14 @@ func TestSampleRejectsImpossibleViews(t *testing.T) {
 	if _, err := Sample(v, r); !errors.Is(err, ErrSample) {
 		t.Errorf("unknown variant: err %v, want ErrSample", err)
 	}
+}
+
+// withoutHistory drops the position history (the tenth field) of an
+// encoded state.
+func withoutHistory(enc string) string {
+	f := strings.Fields(enc)
+	if len(f) > 9 {
+		f = f[:9]
+	}
+	return strings.Join(f, " ")
 }
