@@ -42,6 +42,15 @@ type Config struct {
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
 	VacationDays int
+	// BotWorkers is the most searches of the computer players (moves and
+	// analyses) run at once; 0 means 1.
+	BotWorkers int
+	// RateBotGames makes games against the computer rated (they are not
+	// by default).
+	RateBotGames bool
+	// AnalysisNodes is the search budget of each position of a game
+	// analysis; 0 means the hard level's own budget.
+	AnalysisNodes int64
 }
 
 // App holds the server's dependencies.
@@ -51,6 +60,9 @@ type App struct {
 	sessions *sessions.CookieStore
 	log      *slog.Logger
 	limits   *limits
+	computer *computer
+	// computers are the computer accounts by user id.
+	computers map[int64]db.Computer
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -90,7 +102,15 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
-	a := &App{db: store, cfg: cfg, sessions: cs, log: cfg.Logger, limits: newLimits()}
+	comps, err := store.Computers(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := &App{db: store, cfg: cfg, sessions: cs, log: cfg.Logger, limits: newLimits(),
+		computer: newComputer(store, cfg), computers: map[int64]db.Computer{}}
+	for _, c := range comps {
+		a.computers[c.ID] = c
+	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -24,6 +24,10 @@ import (
 type gameHandler struct {
 	db  *db.DB
 	now func() time.Time
+	// computers are the computer accounts by user id; wake tells their
+	// worker that a game changed.
+	computers map[int64]db.Computer
+	wake      func()
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -281,6 +285,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 				p.NextGameHref = fmt.Sprintf("/games/%d", mg.ID)
 			}
 		}
+	}
+	if err := h.computerPage(c, s, &p, review); err != nil {
+		return views.GamePage{}, err
 	}
 	if err := h.ratings(c, s, &p); err != nil {
 		return views.GamePage{}, err
@@ -609,6 +616,7 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		}
 		return h.respond(c, status, s, msg)
 	}
+	h.wake()
 	gameURL := fmt.Sprintf("/games/%d", id)
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, gameURL)

@@ -98,6 +98,8 @@ type ChallengeForm struct {
 	Opponent    string
 	Error       string
 	Rated       bool
+	// Computer is the form to play the computer instead.
+	Computer ComputerChoice
 }
 
 // ChallengeGame is one game's choices on the challenge form.
@@ -130,6 +132,9 @@ type LogLine struct {
 	Ply  int
 	Side rules.Side
 	Text string
+	// Mistake: the computer's analysis found the move lost much of the
+	// mover's expected result.
+	Mistake bool
 }
 
 // sideClass is the CSS class of a move by side ("s0", "s1").
@@ -186,11 +191,23 @@ type Play struct {
 	BackHref string   // undo the last click; "" when nothing is selected
 	Square   bool     // square view instead of the diamond
 	LastMove []string // the clicks of the last move, to highlight
+	Best     []string // the clicks of the best move by the analysis, to mark
 }
 
 // IsSelected reports whether click is among the clicks made so far.
 func (p Play) IsSelected(click string) bool {
 	for _, s := range p.Selected {
+		if s == click {
+			return true
+		}
+	}
+	return false
+}
+
+// InBest reports whether click is part of the move the analysis found
+// best.
+func (p Play) InBest(click string) bool {
+	for _, s := range p.Best {
 		if s == click {
 			return true
 		}
@@ -248,6 +265,11 @@ type GamePage struct {
 	// Social says whether the game is rated and holds, for its players,
 	// the rematch offer and the messages.
 	Social *SocialPanel
+	// Thinking: the computer is to move (the page polls sooner).
+	Thinking bool
+	// Analysis is the computer analysis of a finished game under review
+	// (nil when the game cannot have one).
+	Analysis *AnalysisPanel
 }
 
 // ArmisticeState is what the viewer may do about an armistice.

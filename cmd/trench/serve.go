@@ -42,8 +42,18 @@ func serve(ctx context.Context, args []string) error {
 	smtpUser := fs.String("smtp-user", env("TRENCH_SMTP_USER", ""), "user name at the mail server, if it wants one (TRENCH_SMTP_USER)")
 	smtpPassword := fs.String("smtp-password", env("TRENCH_SMTP_PASSWORD", ""), "password at the mail server; prefer the environment variable (TRENCH_SMTP_PASSWORD)")
 	smtpFrom := fs.String("smtp-from", env("TRENCH_SMTP_FROM", ""), "sender of the notifications, e.g. \"Trench <trench@example.org>\" (TRENCH_SMTP_FROM)")
+	botWorkersDefault, err := strconv.Atoi(env("TRENCH_BOT_WORKERS", "1"))
+	if err != nil {
+		return fmt.Errorf("TRENCH_BOT_WORKERS: %w", err)
+	}
+	botWorkers := fs.Int("bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
+	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
+	rateBots := fs.Bool("rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *botWorkers < 1 {
+		return fmt.Errorf("--bot-workers must be at least 1, not %d", *botWorkers)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
@@ -53,7 +63,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger,
-		VacationDays: vacationDays(*vacation)})
+		VacationDays: vacationDays(*vacation), BotWorkers: *botWorkers, RateBotGames: *rateBots})
 	if err != nil {
 		return err
 	}
@@ -68,6 +78,18 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	// The computer players stop (their searches end) before the database
+	// closes.
+	botCtx, stopBots := context.WithCancel(ctx)
+	botDone := make(chan struct{})
+	go func() {
+		defer close(botDone)
+		app.ComputerLoop(botCtx, 5*time.Second)
+	}()
+	defer func() {
+		stopBots()
+		<-botDone
+	}()
 	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
 	fmt.Fprintf(os.Stderr, "Trench is running at http://%s/\n", ln.Addr())
 
