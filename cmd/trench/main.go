@@ -41,7 +41,10 @@ const usage = `usage:
   trench backup [--db FILE] DEST
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
-GAME is trench, trenches or cards.`
+  trench bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
+  trench bot duel --game trench|trenches|cards [--rules R] --a LEVEL --b LEVEL --games N [--movetime MS | --nodes N] [--seed N]
+GAME is trench, trenches or cards.
+LEVEL is easy, medium, hard, random or greedy.`
 
 // run dispatches to a subcommand; with none it serves.
 func run(ctx context.Context, args []string) error {
@@ -59,6 +62,8 @@ func run(ctx context.Context, args []string) error {
 		return benchCommand(ctx, os.Stdout, args[1:])
 	case "crashtest":
 		return crashtestCommand(ctx, os.Stdout, args[1:])
+	case "bot":
+		return botCommand(ctx, os.Stdout, os.Stderr, args[1:])
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil
