@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"runtime"
 	"time"
@@ -33,18 +34,29 @@ type DB struct {
 	write        *pool
 	read         *pool
 	path         string
-	vacationDays int // the yearly vacation allowance of every player
+	vacationDays int          // the yearly vacation allowance of every player
+	repl         *replication // nil without a replica
 }
 
 // dsn returns the driver's data source name for path: busy_timeout first so
 // that every later pragma already waits on a lock, then WAL, foreign keys
 // and a full sync (a move acknowledged is a move kept).
 func dsn(path string, readOnly bool) string {
+	return dsnWith(path, readOnly, false)
+}
+
+// dsnWith is dsn; with replicated, the write connection leaves
+// checkpoints to Litestream (wal_autocheckpoint(0)), which makes them
+// once it has copied the WAL.
+func dsnWith(path string, readOnly, replicated bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(FULL)")
+	if replicated && !readOnly {
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+	}
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {
@@ -57,10 +69,44 @@ func dsn(path string, readOnly bool) string {
 // pragmas and runs the embedded migrations in order, each in its own
 // transaction. Errors: the file cannot be opened or a migration fails.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is Open with options: with opt.Replica, the database is first
+// restored from the replica when its file is missing (opt.RestoreIfMissing),
+// and once open every committed transaction is streamed to the replica.
+// Errors: as Open, and a replica that cannot be reached or restored from.
+func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("db: empty path")
 	}
-	w, err := sql.Open("sqlite", dsn(path, false))
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if opt.Replica != "" && opt.RestoreIfMissing {
+		restored, err := restoreIfMissing(ctx, path, opt.Replica)
+		if err != nil {
+			return nil, err
+		}
+		if restored {
+			opt.Logger.Info("database restored from the replica", "db", path, "replica", Redact(opt.Replica))
+		}
+	}
+	db, err := open(ctx, path, opt.Replica != "")
+	if err != nil {
+		return nil, err
+	}
+	if opt.Replica != "" {
+		if db.repl, err = startReplication(ctx, path, opt.Replica, opt.Logger); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+func open(ctx context.Context, path string, replicated bool) (*DB, error) {
+	w, err := sql.Open("sqlite", dsnWith(path, false, replicated))
 	if err != nil {
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
@@ -101,9 +147,15 @@ func migrate(ctx context.Context, w *sql.DB) error {
 	return nil
 }
 
-// Close closes both pools.
+// Close closes both pools, then sends what the replica still lacks and
+// stops replication (Litestream must close after the database's own
+// connections).
 func (db *DB) Close() error {
-	return errors.Join(db.read.cache.close(), db.write.cache.close(), db.read.Close(), db.write.Close())
+	err := errors.Join(db.read.cache.close(), db.write.cache.close(), db.read.Close(), db.write.Close())
+	if db.repl != nil {
+		err = errors.Join(err, db.repl.close())
+	}
+	return err
 }
 
 // Path is the database file's path.

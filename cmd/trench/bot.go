@@ -12,6 +12,7 @@ import (
 	"github.com/trench-games/trench/cmd/trench/internal/duel"
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/bot"
+	_ "github.com/trench-games/trench/rules/trenches/bot"
 )
 
 // botCommand runs `trench bot move|duel …`. A bad command line or position

@@ -271,7 +271,9 @@ type serverProc struct {
 	log     string
 }
 
-func startServerProcess(ctx context.Context, bin, path, logPath string) (*serverProc, error) {
+// startServerProcess starts `bin serve` on path and a free loopback port,
+// with extra flags, and waits until it answers.
+func startServerProcess(ctx context.Context, bin, path, logPath string, extra ...string) (*serverProc, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -282,7 +284,7 @@ func startServerProcess(ctx context.Context, bin, path, logPath string) (*server
 	}
 	defer logf.Close()
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", path)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", path}, extra...)...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TRENCH_") { // the flags alone configure it
 			cmd.Env = append(cmd.Env, kv)

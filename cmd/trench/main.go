@@ -39,6 +39,7 @@ const usage = `usage:
   trench rules perft GAME POSITION DEPTH
   trench rules replay FILE
   trench backup [--db FILE] DEST
+  trench restore --from URL [--timestamp T] DEST
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
   trench bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string) error {
 		return rulesCommand(os.Stdout, os.Stderr, args[1:])
 	case "backup":
 		return backupCommand(ctx, os.Stdout, args[1:])
+	case "restore":
+		return restoreCommand(ctx, os.Stdout, args[1:])
 	case "bench":
 		return benchCommand(ctx, os.Stdout, args[1:])
 	case "crashtest":

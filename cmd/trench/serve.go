@@ -49,6 +49,12 @@ func serve(ctx context.Context, args []string) error {
 	botWorkers := fs.Int("bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
 	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
 	rateBots := fs.Bool("rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
+	replicate := fs.String("replicate", env("TRENCH_REPLICATE", ""), "stream every committed transaction to this replica: file:///path or s3://bucket/path (TRENCH_REPLICATE)")
+	restoreDefault, err := strconv.ParseBool(env("TRENCH_RESTORE_IF_MISSING", "true"))
+	if err != nil {
+		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
+	}
+	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,7 +63,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
-	store, err := db.Open(ctx, *path)
+	store, err := db.OpenWith(ctx, *path, db.Options{Replica: *replicate, RestoreIfMissing: *restoreIfMissing, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -91,6 +97,9 @@ func serve(ctx context.Context, args []string) error {
 		<-botDone
 	}()
 	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
+	if *replicate != "" {
+		logger.Info("replicating", "replica", db.Redact(*replicate))
+	}
 	fmt.Fprintf(os.Stderr, "Trench is running at http://%s/\n", ln.Addr())
 
 	errc := make(chan error, 1)

@@ -1,0 +1,218 @@
+package db_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"github.com/trench-games/trench/db"
+)
+
+// openReplicated opens path streaming to replica, restoring it first when
+// the file is missing.
+func openReplicated(t *testing.T, path, replica string) *db.DB {
+	t.Helper()
+	store, err := db.OpenWith(context.Background(), path, db.Options{Replica: replica, RestoreIfMissing: true,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// playSome plays n random moves in game id and returns the game's ply.
+func playSome(t *testing.T, store *db.DB, id int64, n int, rng *rand.Rand) int {
+	t.Helper()
+	for range n {
+		if ok, err := randomMove(store, id, rng); err != nil {
+			t.Fatal(err)
+		} else if !ok {
+			break
+		}
+	}
+	g, err := store.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Ply
+}
+
+func removeDatabase(t *testing.T, path string) {
+	t.Helper()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestReplicaRestoresADeletedDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, replica := filepath.Join(dir, "trench.db"), "file://"+filepath.Join(dir, "replica")
+	store := openReplicated(t, path, replica)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	ply := playSome(t, store, id, 40, rand.New(rand.NewPCG(1, 2)))
+	// Within about a second of the commit the replica has every move.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, err := store.Replication(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.On || st.URL != replica {
+			t.Fatalf("status %+v", st)
+		}
+		if st.Behind == 0 && !st.LastSync.IsZero() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replica is still %d transactions behind after 5 s", st.Behind)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	removeDatabase(t, path)
+
+	store = openReplicated(t, path, replica)
+	defer store.Close()
+	g, err := store.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Ply != ply {
+		t.Fatalf("restored game at ply %d, want %d", g.Ply, ply)
+	}
+	assertReplay(t, store, id)
+	// And it goes on replicating from there.
+	ply = playSome(t, store, id, 5, rand.New(rand.NewPCG(3, 4)))
+	if err := store.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(dir, "copy.db")
+	checked, err := db.Restore(ctx, replica, copyPath, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked.Games != 1 || checked.Moves != ply {
+		t.Fatalf("restored copy checked %+v, want 1 game with %d moves", checked, ply)
+	}
+	if fi, err := os.Stat(copyPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("restored file mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+}
+
+func TestRestoreToATimestamp(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, replica := filepath.Join(dir, "trench.db"), "file://"+filepath.Join(dir, "replica")
+	store := openReplicated(t, path, replica)
+	defer store.Close()
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	rng := rand.New(rand.NewPCG(5, 6))
+	early := playSome(t, store, id, 10, rng)
+	if err := store.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	at := time.Now()
+	time.Sleep(50 * time.Millisecond)
+	late := playSome(t, store, id, 10, rng)
+	if err := store.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if late <= early {
+		t.Fatalf("no moves after the timestamp (%d, %d)", early, late)
+	}
+	checked, err := db.Restore(ctx, replica, filepath.Join(dir, "then.db"), at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked.Moves != early {
+		t.Fatalf("restored to the timestamp: %d moves, want %d (the latest has %d)", checked.Moves, early, late)
+	}
+	checked, err = db.Restore(ctx, replica, filepath.Join(dir, "now.db"), time.Time{})
+	if err != nil || checked.Moves != late {
+		t.Fatalf("restored latest: %+v, %v; want %d moves", checked, err, late)
+	}
+	if _, err := db.Restore(ctx, replica, filepath.Join(dir, "now.db"), time.Time{}); err == nil {
+		t.Fatal("restore overwrote an existing file")
+	}
+}
+
+func TestReplicaErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := db.OpenWith(ctx, filepath.Join(dir, "a.db"), db.Options{Replica: "ftp://example.org/x"}); err == nil {
+		t.Fatal("an ftp replica was accepted")
+	}
+	_, err := db.Restore(ctx, "file://"+filepath.Join(dir, "empty"), filepath.Join(dir, "b.db"), time.Time{})
+	if !errors.Is(err, db.ErrNoReplica) {
+		t.Fatalf("restore from an empty replica: %v, want ErrNoReplica", err)
+	}
+	// With an empty replica a missing database starts new.
+	store := openReplicated(t, filepath.Join(dir, "c.db"), "file://"+filepath.Join(dir, "empty"))
+	store.Close()
+	// Without a replica there is no status to report.
+	plain, _ := open(t)
+	if st, err := plain.Replication(ctx); err != nil || st.On {
+		t.Fatalf("status without a replica: %+v, %v", st, err)
+	}
+}
+
+// An S3-compatible server on loopback (gofakes3, in memory) stands in for
+// S3: the same restore story holds.
+func TestS3Replica(t *testing.T) {
+	ctx := context.Background()
+	backend := s3mem.New()
+	faker := gofakes3.New(backend)
+	if err := backend.CreateBucket("trench"); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: faker.Server()}
+	go srv.Serve(ln)
+	defer srv.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
+	// The AWS SDK refuses a CA bundle from the environment together with
+	// the HTTP client Litestream gives it; loopback needs none.
+	t.Setenv("AWS_CA_BUNDLE", "")
+	replica := "s3://trench/games?endpoint=http://" + ln.Addr().String() + "&region=us-east-1&forcePathStyle=true"
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trench.db")
+	store := openReplicated(t, path, replica)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trenches", "standard")
+	ply := playSome(t, store, id, 20, rand.New(rand.NewPCG(7, 8)))
+	if err := store.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	removeDatabase(t, path)
+	store = openReplicated(t, path, replica)
+	defer store.Close()
+	if g, err := store.Game(ctx, id); err != nil || g.Ply != ply {
+		t.Fatalf("restored from S3: ply %d (%v), want %d", g.Ply, err, ply)
+	}
+}
