@@ -164,12 +164,13 @@ func (db *DB) ComputerTurns(ctx context.Context) ([]ComputerTurn, error) {
 type ComputerChallenge struct {
 	ID         int64
 	ComputerID int64
+	Game       string // engine key
 }
 
 // ComputerChallenges returns the open challenges addressed to a computer
 // account, oldest first.
 func (db *DB) ComputerChallenges(ctx context.Context) ([]ComputerChallenge, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT c.id, c.opponent_id FROM challenges c JOIN users u ON u.id = c.opponent_id
+	rows, err := db.read.QueryContext(ctx, `SELECT c.id, c.opponent_id, c.game FROM challenges c JOIN users u ON u.id = c.opponent_id
 		WHERE c.status = 'open' AND u.computer_level IS NOT NULL ORDER BY c.id`)
 	if err != nil {
 		return nil, fmt.Errorf("db: computer challenges: %w", err)
@@ -178,7 +179,7 @@ func (db *DB) ComputerChallenges(ctx context.Context) ([]ComputerChallenge, erro
 	var out []ComputerChallenge
 	for rows.Next() {
 		var c ComputerChallenge
-		if err := rows.Scan(&c.ID, &c.ComputerID); err != nil {
+		if err := rows.Scan(&c.ID, &c.ComputerID, &c.Game); err != nil {
 			return nil, err
 		}
 		out = append(out, c)

@@ -48,6 +48,9 @@ type Config struct {
 	// RateBotGames makes games against the computer rated (they are not
 	// by default).
 	RateBotGames bool
+	// MoveNodes is the node budget of each computer move; 0 means the
+	// level's own (a small budget makes tests fast).
+	MoveNodes int64
 	// AnalysisNodes is the search budget of each position of a game
 	// analysis; 0 means the hard level's own budget.
 	AnalysisNodes int64

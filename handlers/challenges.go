@@ -103,7 +103,7 @@ func formClock(c echo.Context) db.TimeControl {
 func (h *challengeHandler) form(c echo.Context) error {
 	in := db.NewChallenge{Opponent: c.QueryParam("opponent"), Rated: true}
 	f := challengeForm(c, c.QueryParam("game"), in, "")
-	f.Computer = computerChoice("", h.rateBots, "")
+	f.Computer = computerChoice(f.Game, "", h.rateBots, "")
 	return render(c, http.StatusOK, views.ChallengeFormView(f), nil)
 }
 
@@ -126,7 +126,7 @@ func (h *challengeHandler) create(c echo.Context) error {
 	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound) {
 		status, msg := statusOf(err)
 		f := challengeForm(c, in.Game, in, msg)
-		f.Computer = computerChoice("", h.rateBots, "")
+		f.Computer = computerChoice(f.Game, "", h.rateBots, "")
 		return render(c, status, views.ChallengeFormView(f), nil)
 	} else if err != nil {
 		return err

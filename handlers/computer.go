@@ -37,6 +37,8 @@ type computer struct {
 	log   *slog.Logger
 	rated bool  // games against the computer are rated
 	nodes int64 // an analysis' budget per position; 0: the hard level's own
+	// moveNodes is the budget of a move; 0: the level's own.
+	moveNodes int64
 	// slots holds one token per search running: its capacity is the most
 	// searches at once. Waiting goroutines take turns in order, so an
 	// analysis between two positions lets a waiting move go first.
@@ -47,11 +49,13 @@ type computer struct {
 	busy      map[int64]bool // games with a search under way
 	failed    map[int64]int  // games whose search failed, and at which ply (not retried there)
 	analysing bool
+	running   int // searches under way
+	peak      int // the most searches that were ever under way at once
 }
 
 func newComputer(store *db.DB, cfg Config) *computer {
 	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames,
-		nodes: cfg.AnalysisNodes, slots: make(chan struct{}, max(cfg.BotWorkers, 1)), wake: make(chan struct{}, 1),
+		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: make(chan struct{}, max(cfg.BotWorkers, 1)), wake: make(chan struct{}, 1),
 		busy: map[int64]bool{}, failed: map[int64]int{}}
 }
 
@@ -94,6 +98,13 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 		return err
 	}
 	for _, ch := range chs {
+		if _, ok := bot.Lookup(ch.Game); !ok {
+			// A game the computer does not play: say no at once.
+			if err := c.db.DeclineChallenge(ctx, ch.ID, ch.ComputerID); err != nil && db.KindOf(err) != db.KindConflict {
+				c.log.Error("computer declines a challenge", "challenge", ch.ID, "err", err)
+			}
+			continue
+		}
 		id, err := c.db.AcceptAsComputer(ctx, ch.ID, ch.ComputerID, c.rated, c.seed(), c.now())
 		if err != nil && db.KindOf(err) != db.KindConflict {
 			c.log.Error("computer accepts a challenge", "challenge", ch.ID, "err", err)
@@ -171,16 +182,27 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 	return nil
 }
 
+// acquire waits for a search slot; false when ctx ended first.
 func (c *computer) acquire(ctx context.Context) bool {
 	select {
 	case c.slots <- struct{}{}:
-		return true
 	case <-ctx.Done():
 		return false
 	}
+	c.mu.Lock()
+	c.running++
+	c.peak = max(c.peak, c.running)
+	c.mu.Unlock()
+	return true
 }
 
-func (c *computer) release() { <-c.slots }
+// release gives back the slot of a search that ended.
+func (c *computer) release() {
+	c.mu.Lock()
+	c.running--
+	c.mu.Unlock()
+	<-c.slots
+}
 
 // safely runs fn, turning a panic into an error (a search must not take
 // the server down).
@@ -219,7 +241,7 @@ func (c *computer) play(ctx context.Context, t db.ComputerTurn) error {
 	}
 	level := bot.Level(t.Level)
 	req := bot.Request{Level: level, Seed: g.Seed ^ int64(g.Ply)*0x2545f4914f6cdd1d, Side: t.Side,
-		Budget: bot.Budget{Stop: stopper(ctx, bot.MoveTime(level))}}
+		Budget: bot.Budget{Nodes: c.moveNodes, Stop: stopper(ctx, bot.MoveTime(level))}}
 	if req.MatchScore, err = c.matchScore(ctx, g); err != nil {
 		return err
 	}

@@ -29,9 +29,19 @@ type computerHandler struct {
 	wake  func()
 }
 
-// computerChoice is the play-the-computer part of the challenge form.
-func computerChoice(level string, rated bool, msg string) views.ComputerChoice {
-	ch := views.ComputerChoice{Rated: rated, Error: msg}
+// computerChoice is the play-the-computer part of the challenge form of
+// game (an engine key): offered when a computer player is registered for
+// it, else links to the games that have one.
+func computerChoice(game, level string, rated bool, msg string) views.ComputerChoice {
+	_, offered := bot.Lookup(game)
+	ch := views.ComputerChoice{Rated: rated, Error: msg, Offered: offered}
+	if !offered {
+		for _, e := range engines() {
+			if _, ok := bot.Lookup(e.Key()); ok {
+				ch.Elsewhere = append(ch.Elsewhere, views.Option{Value: "/challenges/new?game=" + e.Key(), Label: e.Title()})
+			}
+		}
+	}
 	for _, l := range bot.PlayLevels {
 		ch.Levels = append(ch.Levels, views.Option{Value: string(l), Label: l.Title(), Selected: string(l) == level || level == "" && l == bot.Easy})
 	}
@@ -43,11 +53,17 @@ func computerChoice(level string, rated bool, msg string) views.ComputerChoice {
 func (h *computerHandler) start(c echo.Context) error {
 	in := db.NewComputerGame{UserID: currentViewer(c).ID, Game: c.FormValue("game"), Variant: c.FormValue("variant"),
 		Level: c.FormValue("level"), Color: c.FormValue("color"), Rated: h.rated}
-	id, err := h.db.StartComputerGame(c.Request().Context(), in, h.seed(), h.now())
+	var id int64
+	var err error
+	if _, ok := bot.Lookup(in.Game); !ok {
+		err = db.Errorf(db.KindInvalid, "The computer does not play %q.", in.Game)
+	} else {
+		id, err = h.db.StartComputerGame(c.Request().Context(), in, h.seed(), h.now())
+	}
 	if db.KindOf(err) == db.KindInvalid {
 		status, msg := statusOf(err)
 		f := challengeForm(c, in.Game, db.NewChallenge{Variant: in.Variant, Color: in.Color, Rated: true}, "")
-		f.Computer = computerChoice(in.Level, h.rated, msg)
+		f.Computer = computerChoice(f.Game, in.Level, h.rated, msg)
 		return render(c, status, views.ChallengeFormView(f), nil)
 	} else if err != nil {
 		return err
@@ -202,17 +218,21 @@ func (h *analysisHandler) queue(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	_, err = h.db.QueueAnalysis(ctx, id, currentViewer(c).ID, h.nodes, h.now())
+	g, err := h.db.Game(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, ok := bot.Lookup(g.Game); !ok {
+		err = db.Errorf(db.KindInvalid, "The computer does not analyse games of this kind.")
+	} else {
+		_, err = h.db.QueueAnalysis(ctx, id, currentViewer(c).ID, h.nodes, h.now())
+	}
 	if err != nil {
 		status, msg := statusOf(err)
 		if status >= 500 || status == http.StatusNotFound {
 			return err
 		}
 		if isHTMX(c) {
-			g, gerr := h.db.Game(ctx, id)
-			if gerr != nil {
-				return gerr
-			}
 			p, _, perr := analysisPanel(ctx, h.db, g, true)
 			if perr != nil || p == nil {
 				return err

@@ -1,0 +1,328 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/handlers"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/bot"
+	// The computer players the server offers in these tests.
+	_ "github.com/trench-games/trench/rules/trenches/bot"
+)
+
+// Small search budgets keep the computer's moves and analyses quick.
+const (
+	testMoveNodes     = 300
+	testAnalysisNodes = 300
+)
+
+// computerGames are the engine keys of the games with a computer player.
+func computerGames() []string {
+	var out []string
+	for _, e := range rules.Engines() {
+		if _, ok := bot.Lookup(e.Key()); ok {
+			out = append(out, e.Key())
+		}
+	}
+	return out
+}
+
+// startWithComputer starts the app (on path, or a fresh file) with small
+// search budgets, configure's changes, and the computer's worker running;
+// it returns the server and a function that stops the worker (also
+// called at the end of the test).
+func startWithComputer(t *testing.T, path string, configure func(cfg *handlers.Config)) (*server, func()) {
+	t.Helper()
+	s := startComputerless(t, path, configure)
+	return s, runComputer(t, s)
+}
+
+// startComputerless is startWithComputer without starting the worker.
+func startComputerless(t *testing.T, path string, configure func(cfg *handlers.Config)) *server {
+	t.Helper()
+	return startServerWith(t, path, nil, func(cfg *handlers.Config, _ string) {
+		cfg.MoveNodes, cfg.AnalysisNodes = testMoveNodes, testAnalysisNodes
+		if configure != nil {
+			configure(cfg)
+		}
+	})
+}
+
+// runComputer starts the computer's worker of s; the function returned
+// stops it and waits until its searches have ended.
+func runComputer(t *testing.T, s *server) func() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.App.ComputerLoop(ctx, 50*time.Millisecond)
+	}()
+	stop := sync.OnceFunc(func() { cancel(); <-done })
+	t.Cleanup(stop)
+	return stop
+}
+
+// waitFor polls cond until it holds, failing the test after 30 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// game reads game id from the store.
+func (s *server) game(t *testing.T, id int64) db.Game {
+	t.Helper()
+	g, err := s.DB.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// waitHuman waits until game id is over or waits for human: their turn,
+// with no armistice offer of theirs left unanswered.
+func waitHuman(t *testing.T, s *server, id int64, human string) db.Game {
+	t.Helper()
+	var g db.Game
+	waitFor(t, fmt.Sprintf("the computer's answer in game %d", id), func() bool {
+		g = s.game(t, id)
+		if g.Finished() {
+			return true
+		}
+		me := rules.Side0
+		if g.Side[1].Name == human {
+			me = rules.Side1
+		}
+		return g.ToMove == me && g.ArmisticeBy != me
+	})
+	return g
+}
+
+// playComputer starts a game against the computer at level from the
+// challenge page of game, the player taking color ("0", "1" or "random";
+// ignored where the rules fix the side), and returns its id.
+func playComputer(t *testing.T, c *client, game, level, color string) int64 {
+	t.Helper()
+	c.Get("/challenges/new?game=" + game)
+	c.wantStatus(http.StatusOK)
+	form := c.Last.Find("#play-computer")
+	if form.Length() == 0 {
+		t.Fatalf("the %s challenge page offers no game against the computer", game)
+	}
+	variant, _ := form.Find(`select[name="variant"] option`).First().Attr("value")
+	extra := url.Values{"level": {level}, "variant": {variant}}
+	if form.Find(`select[name="color"]`).Length() > 0 {
+		extra.Set("color", color)
+	}
+	c.Submit(form, extra)
+	c.wantStatus(http.StatusOK)
+	return gameIDOf(t, c.URL)
+}
+
+// TestPlayTheComputer plays a whole game against the computer in each game
+// that has a computer player: the game starts at once, the computer
+// answers every move through the same guarded move path (a stale form is
+// still refused), and the finished game is in the archive, on the
+// computer's profile and has its record.
+func TestPlayTheComputer(t *testing.T) {
+	games := computerGames()
+	if len(games) == 0 {
+		t.Fatal("no computer player is registered")
+	}
+	for _, game := range games {
+		t.Run(game, func(t *testing.T) {
+			s, _ := startWithComputer(t, "", nil)
+			a := s.newClient(t)
+			a.SignUp("alice")
+			id := playComputer(t, a, game, "easy", "0")
+			g := s.game(t, id)
+			if g.Finished() || g.Side[0].Name != "alice" && g.Side[1].Name != "alice" {
+				t.Fatalf("game %d: %s v %s, finished %v", id, g.Side[0].Name, g.Side[1].Name, g.Finished())
+			}
+			computer := g.Side[1].Name
+			if computer == "alice" {
+				computer = g.Side[0].Name
+			}
+			if computer != "Computer · easy" {
+				t.Fatalf("alice plays %q, want Computer · easy", computer)
+			}
+			if !strings.Contains(a.Last.Find("#game").Text()+a.Last.Find("main").Text(), computer) {
+				t.Fatal("the game page does not name the computer")
+			}
+			rng := rand.New(rand.NewPCG(3, 3))
+			pick := func(n int) int { return rng.IntN(n) }
+			path := fmt.Sprintf("/games/%d/move", id)
+			staleChecked, computerPlies := false, 0
+			for i := 0; i < 1000; i++ {
+				g = waitHuman(t, s, id, "alice")
+				if g.Finished() {
+					break
+				}
+				before := g.Ply
+				move := clickMove(t, a, id, pick)
+				a.wantStatus(http.StatusOK)
+				after := waitHuman(t, s, id, "alice")
+				if after.Ply <= before {
+					t.Fatalf("alice's move %s at ply %d was not played", move, before)
+				}
+				computerPlies += after.Ply - before - 1
+				if !staleChecked && !after.Finished() && after.Ply > before+1 {
+					// The form alice moved with is stale now: refused, nothing changes.
+					a.Get(fmt.Sprintf("/games/%d", id))
+					a.Post(path, url.Values{"ply": {fmt.Sprint(before)}, "move": {move}})
+					a.wantStatus(http.StatusConflict)
+					if s.game(t, id).Ply != after.Ply {
+						t.Fatal("a stale move changed the game")
+					}
+					staleChecked = true
+				}
+			}
+			if !g.Finished() {
+				t.Fatalf("game %d not over after ply %d", id, g.Ply)
+			}
+			if computerPlies == 0 || !staleChecked {
+				t.Fatalf("the computer made %d plies (stale form checked: %v)", computerPlies, staleChecked)
+			}
+			t.Logf("%s: over after %d plies (%d by the computer): %s", game, g.Ply, computerPlies, g.Reason)
+			assertResultShown(t, s, id, a)
+			assertReplay(t, s, id)
+			if ids := archiveIDs(t, a, ""); len(ids) == 0 || ids[0] != id {
+				t.Fatalf("the archive lists %v, want game %d first", ids, id)
+			}
+			a.Get("/players/" + url.PathEscape(computer))
+			a.wantStatus(http.StatusOK)
+			if a.Last.Find(fmt.Sprintf(`a[href="/games/%d"]`, id)).Length() == 0 {
+				t.Fatal("the computer's profile does not list the game")
+			}
+			a.Get(fmt.Sprintf("/games/%d/record", id))
+			a.wantStatus(http.StatusOK)
+		})
+	}
+}
+
+// TestComputerCannotSignIn: the computer accounts have no password and a
+// name sign-up refuses.
+func TestComputerCannotSignIn(t *testing.T) {
+	s := startComputerless(t, "", nil)
+	c := s.newClient(t)
+	for _, pw := range []string{"", "!", "correct horse"} {
+		c.Get("/signin")
+		c.Post("/signin", url.Values{"name": {"Computer · hard"}, "password": {pw}})
+		if c.Status == http.StatusOK || strings.Contains(c.text("nav.top"), "Computer") {
+			t.Fatalf("signing in as the computer with %q: status %d, nav %q", pw, c.Status, c.text("nav.top"))
+		}
+	}
+	c.Get("/signup")
+	c.Post("/signup", url.Values{"name": {"Computer · hard"}, "password": {"correct horse"}})
+	if c.Status == http.StatusOK || strings.Contains(c.text("nav.top"), "Computer") {
+		t.Fatalf("signed up as the computer: status %d", c.Status)
+	}
+	// Its profile is there like anyone's.
+	c.Get("/players/" + url.PathEscape("Computer · hard"))
+	c.wantStatus(http.StatusOK)
+}
+
+// TestComputerGameRatingResignRematch: a game against the computer
+// changes no rating unless the server is told to rate them; resigning
+// ends it; a rematch offer is accepted by the computer at once.
+func TestComputerGameRatingResignRematch(t *testing.T) {
+	game := "trenches"
+	if _, ok := bot.Lookup(game); !ok {
+		t.Fatal("no computer player for Trenches")
+	}
+	for _, rated := range []bool{false, true} {
+		t.Run(fmt.Sprintf("rated=%v", rated), func(t *testing.T) {
+			s, _ := startWithComputer(t, "", func(cfg *handlers.Config) { cfg.RateBotGames = rated })
+			a := s.newClient(t)
+			a.SignUp("alice")
+			a.Get("/challenges/new?game=" + game)
+			hint := a.text("#play-computer .hint")
+			if rated != !strings.Contains(hint, "not rated") {
+				t.Fatalf("the form says %q (rated %v)", hint, rated)
+			}
+			id := playComputer(t, a, game, "medium", "1") // the computer moves first
+			g := waitHuman(t, s, id, "alice")
+			if g.Ply != 1 || g.Side[0].Name != "Computer · medium" {
+				t.Fatalf("the computer (%s) has not made the first move: ply %d", g.Side[0].Name, g.Ply)
+			}
+			clickMove(t, a, id, func(int) int { return 0 })
+			waitHuman(t, s, id, "alice")
+			resign(t, a, id)
+			if g = s.game(t, id); !g.Finished() || g.Winner != rules.Side0 {
+				t.Fatalf("after resigning: finished %v, winner %v", g.Finished(), g.Winner)
+			}
+			assertResultShown(t, s, id, a)
+			hr, cr := profileRating(t, a, "alice", game), profileRating(t, a, "Computer · medium", game)
+			if rated && (hr == 0 || cr == 0) || !rated && (hr != 0 || cr != 0) {
+				t.Fatalf("rated %v: alice's rating %d, the computer's %d", rated, hr, cr)
+			}
+			a.Get(fmt.Sprintf("/games/%d", id))
+			if got := a.text("#rated"); rated != (got == "Rated game") {
+				t.Fatalf("the game says %q (rated %v)", got, rated)
+			}
+			submitForm(t, a, "/rematch/offer")
+			a.wantStatus(http.StatusOK)
+			var href string
+			waitFor(t, "the computer to accept the rematch", func() bool {
+				a.Get(fmt.Sprintf("/games/%d", id))
+				href, _ = a.Last.Find("#rematch-game").Attr("href")
+				return href != ""
+			})
+			a.Get(href)
+			next := gameIDOf(t, a.URL)
+			ng := s.game(t, next)
+			if ng.Side[1].Name != "Computer · medium" || ng.Side[0].Name != "alice" || ng.Finished() {
+				t.Fatalf("rematch: %s v %s, finished %v", ng.Side[0].Name, ng.Side[1].Name, ng.Finished())
+			}
+			a.Get(fmt.Sprintf("/games/%d", next))
+			if got := a.text("#rated"); rated != (got == "Rated game") {
+				t.Fatalf("the rematch says %q (rated %v)", got, rated)
+			}
+		})
+	}
+}
+
+// TestPlayTheComputerRefusals: a level or game the computer does not
+// play gets a 400 with the form again, and no game starts.
+func TestPlayTheComputerRefusals(t *testing.T) {
+	s := startComputerless(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	a.Get("/challenges/new?game=trenches")
+	a.Post("/computer", url.Values{"game": {"trenches"}, "variant": {"standard"}, "level": {"grandmaster"}, "color": {"0"}})
+	a.wantStatus(http.StatusBadRequest)
+	if !strings.Contains(a.text("#play-computer .flash"), "level") {
+		t.Fatalf("the refusal says %q", a.text("#play-computer .flash"))
+	}
+	a.Post("/computer", url.Values{"game": {"chess"}, "variant": {"standard"}, "level": {"easy"}, "color": {"0"}})
+	a.wantStatus(http.StatusBadRequest)
+	for _, e := range rules.Engines() {
+		a.Get("/challenges/new?game=" + e.Key())
+		_, has := bot.Lookup(e.Key())
+		if offered := a.Last.Find("#play-computer").Length() == 1; offered != has {
+			t.Errorf("%s: the computer is offered %v, has a player %v", e.Key(), offered, has)
+		}
+		if !has {
+			a.Post("/computer", url.Values{"game": {e.Key()}, "variant": {e.Variants()[0].Key}, "level": {"easy"}, "color": {"0"}})
+			a.wantStatus(http.StatusBadRequest)
+			if a.Last.Find("#play-computer-elsewhere a").Length() == 0 {
+				t.Errorf("%s: the page does not say which games the computer plays", e.Key())
+			}
+		}
+	}
+	if n, _ := s.DB.ActiveGames(context.Background(), mustUser(t, s, "alice")); len(n) != 0 {
+		t.Fatalf("a refused start made %d games", len(n))
+	}
+}
