@@ -71,7 +71,9 @@ func (g EvalGraph) Area() string {
 }
 
 // ViewBox is the graph's SVG viewBox.
-func (g EvalGraph) ViewBox() string { return "0 0 " + strconv.Itoa(g.Width) + " " + strconv.Itoa(g.Height) }
+func (g EvalGraph) ViewBox() string {
+	return "0 0 " + strconv.Itoa(g.Width) + " " + strconv.Itoa(g.Height)
+}
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
