@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -324,5 +326,153 @@ func TestPlayTheComputerRefusals(t *testing.T) {
 	}
 	if n, _ := s.DB.ActiveGames(context.Background(), mustUser(t, s, "alice")); len(n) != 0 {
 		t.Fatalf("a refused start made %d games", len(n))
+	}
+}
+
+// TestRestartMidComputerGameAndAnalysis stops the server while the
+// computer is thinking and an analysis is half done, starts it again on
+// the same database, and finds both finished with nothing lost.
+func TestRestartMidComputerGameAndAnalysis(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trench.db")
+	// The computer's move takes the hard level's own budget (seconds):
+	// the server stops in the middle of it.
+	s1, stop1 := startWithComputer(t, path, func(cfg *handlers.Config) {
+		cfg.BotWorkers, cfg.MoveNodes, cfg.AnalysisNodes = 2, 0, 20_000
+	})
+	a, _ := signedUpPair(t, s1)
+	fin := finishByResign(t, s1, "alice", "bob", "bob", "trenches", "standard", 6)
+	queueAnalysis(t, a, fin.ID)
+	a.wantStatus(http.StatusOK)
+	id := playComputer(t, a, "trenches", "hard", "0")
+	clickMove(t, a, id, func(int) int { return 0 })
+	waitFor(t, "the analysis to start", func() bool { return s1.analysisOf(t, fin.ID).Done >= 1 })
+	stop1()
+	if g := s1.game(t, id); g.Ply != 1 {
+		t.Fatalf("the computer answered before the stop (ply %d): make its search longer", g.Ply)
+	}
+	before := s1.analysisOf(t, fin.ID)
+	if before.Done >= before.Total {
+		t.Fatalf("the analysis finished before the stop (%d of %d): make it longer", before.Done, before.Total)
+	}
+	// The pages say so.
+	a.Get(fmt.Sprintf("/games/%d", fin.ID))
+	if v := attrOf(a.Last.Find("#analysis-progress"), "value"); v != strconv.Itoa(before.Done) {
+		t.Fatalf("the progress shows %q, %d positions are done", v, before.Done)
+	}
+	if got := a.text("#analysis-status"); got != fmt.Sprintf("%d of %d positions evaluated.", before.Done, before.Total) {
+		t.Fatalf("the analysis status says %q", got)
+	}
+	a.Get(fmt.Sprintf("/games/%d", id))
+	if got := a.text("#status"); got != "The computer is thinking…" {
+		t.Fatalf("while the computer is to move the page says %q", got)
+	}
+	s1.Stop()
+
+	s2, _ := startWithComputer(t, path, nil)
+	a.moveTo(s2)
+	g := waitHuman(t, s2, id, "alice")
+	if g.Ply != 2 {
+		t.Fatalf("after the restart the game is at ply %d, want the computer's answer at 2", g.Ply)
+	}
+	assertReplay(t, s2, id)
+	waitFor(t, "the analysis to finish", func() bool { return s2.analysisOf(t, fin.ID).State == "done" })
+	after := s2.analysisOf(t, fin.ID)
+	if len(after.Plies) != after.Total || after.Total != fin.Ply+1 {
+		t.Fatalf("%d evaluations of %d positions for %d plies", len(after.Plies), after.Total, fin.Ply)
+	}
+	for k, p := range before.Plies {
+		if q := after.Plies[k]; q.Expect != p.Expect || q.Best != p.Best {
+			t.Fatalf("position %d changed across the restart: %+v, then %+v", k, p, q)
+		}
+	}
+	a.Get(fmt.Sprintf("/games/%d", fin.ID))
+	if a.Last.Find("#eval-graph a.eval-point").Length() != after.Total {
+		t.Fatal("the finished analysis shows no complete graph")
+	}
+	a.Get(fmt.Sprintf("/games/%d", id))
+	if got := a.text("#status"); !strings.HasPrefix(got, "Your move") {
+		t.Fatalf("after the computer's move the page says %q", got)
+	}
+}
+
+// TestComputerThinkingLiveUpdate: while the computer is to move the page
+// says so and polls (a reload link without JavaScript); the computer's
+// move then reaches the open page as a human opponent's does.
+func TestComputerThinkingLiveUpdate(t *testing.T) {
+	s := startComputerless(t, "", nil) // the worker starts later
+	a := s.newClient(t)
+	a.SignUp("alice")
+	a.HTMX = true
+	id := playComputer(t, a, "trenches", "easy", "0")
+	clickMove(t, a, id, func(int) int { return 0 })
+	a.wantStatus(http.StatusOK)
+	if got := a.text("#status"); got != "The computer is thinking…" {
+		t.Fatalf("after alice's move the page says %q", got)
+	}
+	poll := a.Last.Find("#poll")
+	if attrOf(poll, "hx-trigger") != "every 1s" {
+		t.Fatalf("the page polls %q while the computer thinks", attrOf(poll, "hx-trigger"))
+	}
+	if a.Last.Find(`#board a[data-click], #board button[name="move"]`).Length() != 0 {
+		t.Fatal("alice can click a move while the computer is to move")
+	}
+	a.get(attrOf(poll, "hx-get"), true)
+	a.wantStatus(http.StatusNoContent)
+
+	plain := s.newClient(t) // a spectator without JavaScript
+	plain.Get(fmt.Sprintf("/games/%d", id))
+	if !strings.Contains(plain.Last.Find("noscript").Text(), "to see the computer's move") {
+		t.Fatal("without JavaScript the page does not say to reload")
+	}
+
+	runComputer(t, s)
+	waitHuman(t, s, id, "alice")
+	a.get(attrOf(poll, "hx-get"), true)
+	a.wantStatus(http.StatusOK)
+	if got := a.text("#status"); !strings.HasPrefix(got, "Your move") {
+		t.Fatalf("after the computer's move the live update says %q", got)
+	}
+	if a.Last.Find(`#board a[data-click]`).Length() == 0 {
+		t.Fatal("the updated board offers nothing to move")
+	}
+	if attrOf(a.Last.Find("#poll"), "hx-trigger") != "every 4s" {
+		t.Fatal("the page still polls fast on alice's turn")
+	}
+}
+
+// TestComputerWorkersBound: with several games waiting for the computer
+// at once, at most --bot-workers searches run together, and the pages
+// answer while they run.
+func TestComputerWorkersBound(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprint(workers), func(t *testing.T) {
+			s := startComputerless(t, "", func(cfg *handlers.Config) { cfg.BotWorkers, cfg.MoveNodes = workers, 20_000 })
+			var ids []int64
+			for i := range 4 {
+				c := s.newClient(t)
+				c.SignUp(fmt.Sprintf("player%d", i))
+				ids = append(ids, playComputer(t, c, "trenches", "hard", "1")) // the computer moves first
+			}
+			viewer := s.newClient(t)
+			runComputer(t, s)
+			last := ids[len(ids)-1]
+			start := time.Now()
+			viewer.Get(fmt.Sprintf("/games/%d", last))
+			took := time.Since(start)
+			viewer.wantStatus(http.StatusOK)
+			if s.game(t, last).Ply != 0 {
+				t.Fatalf("the computer moved in the last game before its page answered (%v)", took)
+			}
+			if got := viewer.text("#status"); got != "The computer is thinking…" {
+				t.Fatalf("the page says %q", got)
+			}
+			for _, id := range ids {
+				waitFor(t, "the computer's first move", func() bool { return s.game(t, id).Ply == 1 })
+			}
+			if peak := s.App.PeakSearches(); peak != workers {
+				t.Fatalf("%d searches ran at once with %d workers", peak, workers)
+			}
+			t.Logf("page answered in %v while the computer thought", took)
+		})
 	}
 }
