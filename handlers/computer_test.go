@@ -113,9 +113,10 @@ func waitHuman(t *testing.T, s *server, id int64, human string) db.Game {
 }
 
 // playComputer starts a game against the computer at level from the
-// challenge page of game, the player taking color ("0", "1" or "random";
-// ignored where the rules fix the side), and returns its id.
-func playComputer(t *testing.T, c *client, game, level, color string) int64 {
+// challenge page of game, with variant ("" for the first offered), the
+// player taking color ("0", "1" or "random"; ignored where the rules fix
+// the side), and returns its id.
+func playComputer(t *testing.T, c *client, game, variant, level, color string) int64 {
 	t.Helper()
 	c.Get("/challenges/new?game=" + game)
 	c.wantStatus(http.StatusOK)
@@ -123,7 +124,9 @@ func playComputer(t *testing.T, c *client, game, level, color string) int64 {
 	if form.Length() == 0 {
 		t.Fatalf("the %s challenge page offers no game against the computer", game)
 	}
-	variant, _ := form.Find(`select[name="variant"] option`).First().Attr("value")
+	if variant == "" {
+		variant, _ = form.Find(`select[name="variant"] option`).First().Attr("value")
+	}
 	extra := url.Values{"level": {level}, "variant": {variant}}
 	if form.Find(`select[name="color"]`).Length() > 0 {
 		extra.Set("color", color)
@@ -148,7 +151,7 @@ func TestPlayTheComputer(t *testing.T) {
 			s, _ := startWithComputer(t, "", nil)
 			a := s.newClient(t)
 			a.SignUp("alice")
-			id := playComputer(t, a, game, "easy", "0")
+			id := playComputer(t, a, game, "", "easy", "0")
 			g := s.game(t, id)
 			if g.Finished() || g.Side[0].Name != "alice" && g.Side[1].Name != "alice" {
 				t.Fatalf("game %d: %s v %s, finished %v", id, g.Side[0].Name, g.Side[1].Name, g.Finished())
@@ -254,7 +257,7 @@ func TestComputerGameRatingResignRematch(t *testing.T) {
 			if rated != !strings.Contains(hint, "not rated") {
 				t.Fatalf("the form says %q (rated %v)", hint, rated)
 			}
-			id := playComputer(t, a, game, "medium", "1") // the computer moves first
+			id := playComputer(t, a, game, "", "medium", "1") // the computer moves first
 			g := waitHuman(t, s, id, "alice")
 			if g.Ply != 1 || g.Side[0].Name != "Computer · medium" {
 				t.Fatalf("the computer (%s) has not made the first move: ply %d", g.Side[0].Name, g.Ply)
@@ -343,7 +346,7 @@ func TestRestartMidComputerGameAndAnalysis(t *testing.T) {
 	fin := finishByResign(t, s1, "alice", "bob", "bob", "trenches", "standard", 6)
 	queueAnalysis(t, a, fin.ID)
 	a.wantStatus(http.StatusOK)
-	id := playComputer(t, a, "trenches", "hard", "0")
+	id := playComputer(t, a, "trenches", "", "hard", "0")
 	clickMove(t, a, id, func(int) int { return 0 })
 	waitFor(t, "the analysis to start", func() bool { return s1.analysisOf(t, fin.ID).Done >= 1 })
 	stop1()
@@ -403,7 +406,7 @@ func TestComputerThinkingLiveUpdate(t *testing.T) {
 	a := s.newClient(t)
 	a.SignUp("alice")
 	a.HTMX = true
-	id := playComputer(t, a, "trenches", "easy", "0")
+	id := playComputer(t, a, "trenches", "", "easy", "0")
 	clickMove(t, a, id, func(int) int { return 0 })
 	a.wantStatus(http.StatusOK)
 	if got := a.text("#status"); got != "The computer is thinking…" {
@@ -451,7 +454,7 @@ func TestComputerWorkersBound(t *testing.T) {
 			for i := range 4 {
 				c := s.newClient(t)
 				c.SignUp(fmt.Sprintf("player%d", i))
-				ids = append(ids, playComputer(t, c, "trenches", "hard", "1")) // the computer moves first
+				ids = append(ids, playComputer(t, c, "trenches", "", "hard", "1")) // the computer moves first
 			}
 			viewer := s.newClient(t)
 			runComputer(t, s)
@@ -474,5 +477,133 @@ func TestComputerWorkersBound(t *testing.T) {
 			}
 			t.Logf("page answered in %v while the computer thought", took)
 		})
+	}
+}
+
+// armisticeGame is a game with an armistice and a computer player, and
+// the key of its match variant; "" when there is none.
+func armisticeGame() (game, match string) {
+	for _, key := range computerGames() {
+		e, _ := rules.Lookup(key)
+		if !e.HasArmistice() {
+			continue
+		}
+		for _, v := range e.Variants() {
+			if v.Match {
+				return key, v.Key
+			}
+		}
+	}
+	return "", ""
+}
+
+// strongMove is the move the test plays for side in game id: the hard
+// level's choice at a small budget.
+func strongMove(t *testing.T, s *server, id int64) string {
+	t.Helper()
+	g := s.game(t, id)
+	st, err := g.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := bot.Lookup(g.Game)
+	th, err := p.Think(st, bot.Request{Level: bot.Hard, Side: g.ToMove, Seed: int64(g.Ply), Budget: bot.Budget{Nodes: 5_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return th.Move
+}
+
+// TestComputerArmisticeAndMatch: the computer declines an armistice in
+// an even position and accepts it once it is losing; in a match, the next
+// game starts and the computer plays it.
+func TestComputerArmisticeAndMatch(t *testing.T) {
+	game, match := armisticeGame()
+	if game == "" {
+		t.Skip("no computer player for a game with an armistice and matches")
+	}
+	s, _ := startWithComputer(t, "", func(cfg *handlers.Config) { cfg.MoveNodes = 50 })
+	a := s.newClient(t)
+	a.SignUp("alice")
+	single := ""
+	for _, v := range mustEngine(t, game).Variants() {
+		if !v.Match && single == "" {
+			single = v.Key
+		}
+	}
+	id := playComputer(t, a, game, single, "easy", "0")
+	page := fmt.Sprintf("/games/%d", id)
+	offer := func() db.Game {
+		t.Helper()
+		a.Get(page)
+		form := a.Last.Find(`form[action$="/armistice/offer"]`)
+		if form.Length() == 0 {
+			t.Fatal("alice cannot offer an armistice")
+		}
+		a.Submit(form, nil)
+		a.wantStatus(http.StatusOK)
+		return waitHuman(t, s, id, "alice")
+	}
+	// At the start nobody is losing: declined, the game goes on.
+	if g := offer(); g.Finished() || g.ArmisticeBy != rules.NoSide {
+		t.Fatalf("the computer did not decline an armistice at the start: %s, offer by %v", g.Status, g.ArmisticeBy)
+	}
+	declined := 1
+	for i := 0; i < 400; i++ {
+		g := waitHuman(t, s, id, "alice")
+		if g.Finished() {
+			break
+		}
+		if i >= 6 && i%3 == 0 {
+			st, _ := g.Decode()
+			p, _ := bot.Lookup(game)
+			th, err := p.Think(st, bot.Request{Level: bot.Hard, Side: g.ToMove, Budget: bot.Budget{Nodes: 5_000}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if th.Expect > 0.9 { // alice (side 0) is clearly winning
+				if g = offer(); g.Finished() {
+					break
+				}
+				declined++
+			}
+		}
+		a.Get(page)
+		a.Post(page+"/move", url.Values{"ply": {fmt.Sprint(g.Ply)}, "move": {strongMove(t, s, id)}})
+		a.wantStatus(http.StatusOK)
+	}
+	g := s.game(t, id)
+	if !g.Finished() || g.Reason != rules.ReasonArmistice {
+		t.Fatalf("the game ended by %q after ply %d; the computer declined %d armistice offers", g.Reason, g.Ply, declined)
+	}
+	t.Logf("armistice accepted at ply %d (%d–%d) after %d declined", g.Ply, g.Score[0], g.Score[1], declined)
+	assertResultShown(t, s, id, a)
+
+	// A match: alice resigns its first game, the next starts and the
+	// computer plays its side.
+	id = playComputer(t, a, game, match, "easy", "0")
+	first := s.game(t, id)
+	resign(t, a, id)
+	a.Get(fmt.Sprintf("/games/%d", id))
+	next := a.Last.Find("#next-game")
+	if next.Length() == 0 {
+		t.Fatal("the finished first game of a match does not lead to the next")
+	}
+	a.Click(next)
+	a.wantStatus(http.StatusOK)
+	id2 := gameIDOf(t, a.URL)
+	g2 := s.game(t, id2)
+	if id2 == id || g2.MatchID != first.MatchID || g2.Number != 2 {
+		t.Fatalf("the next game is %d (match %d, number %d)", id2, g2.MatchID, g2.Number)
+	}
+	for range 3 {
+		g2 = waitHuman(t, s, id2, "alice")
+		if g2.Finished() {
+			break
+		}
+		clickMove(t, a, id2, func(int) int { return 0 })
+	}
+	if g2 = waitHuman(t, s, id2, "alice"); g2.Ply < 4 && !g2.Finished() {
+		t.Fatalf("the match's second game is at ply %d after alice's three moves", g2.Ply)
 	}
 }
