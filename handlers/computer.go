@@ -245,7 +245,7 @@ func (c *computer) play(ctx context.Context, t db.ComputerTurn) error {
 	if req.MatchScore, err = c.matchScore(ctx, g); err != nil {
 		return err
 	}
-	th, err := player.Think(st, req)
+	th, err := think(player, st, req)
 	if err != nil {
 		return fmt.Errorf("think: %w", err)
 	}
@@ -382,7 +382,7 @@ func evaluate(ctx context.Context, player bot.Player, st rules.State, ply int, n
 		}
 		return p, nil
 	}
-	th, err := player.Think(st, bot.Request{Level: bot.Hard, Seed: seed ^ int64(ply)*0x2545f4914f6cdd1d, Side: st.ToMove(),
+	th, err := think(player, st, bot.Request{Level: bot.Hard, Seed: seed ^ int64(ply)*0x2545f4914f6cdd1d, Side: st.ToMove(),
 		MatchScore: matchScore, Budget: bot.Budget{Nodes: nodes, Stop: stopper(ctx, analysisCap)}})
 	if errors.Is(err, bot.ErrNoMove) {
 		p.Expect = 0.5

@@ -427,7 +427,9 @@ func startLabeled(ctx context.Context, path string, bcryptCost int) (*inProcess,
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	go app.ExpireLoop(ctx, time.Minute)
-	// The computer players, as `trench serve` runs them (--bot-workers 1).
+	// The computer players, as `trench serve` runs them (--bot-workers 1,
+	// a processor more for the search).
+	runtime.GOMAXPROCS(runtime.NumCPU() + 1)
 	botDone := make(chan struct{})
 	go func() {
 		defer close(botDone)

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -62,6 +63,10 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("--bot-workers must be at least 1, not %d", *botWorkers)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// The computer's searches run on low-priority threads of their own; a
+	// processor more for each keeps them from holding one the requests
+	// need.
+	runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + *botWorkers)
 
 	store, err := db.OpenWith(ctx, *path, db.Options{Replica: *replicate, RestoreIfMissing: *restoreIfMissing, Logger: logger})
 	if err != nil {
