@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -36,6 +37,7 @@ type DB struct {
 	path         string
 	vacationDays int          // the yearly vacation allowance of every player
 	repl         *replication // nil without a replica
+	onCommit     atomic.Pointer[commitObserver]
 }
 
 // dsn returns the driver's data source name for path: busy_timeout first so
@@ -167,7 +169,7 @@ func (db *DB) begin(ctx context.Context) (*Tx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("db: begin: %w", err)
 	}
-	return &Tx{Tx: tx, cache: db.write.cache}, nil
+	return &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load()}, nil
 }
 
 // queryer is what both *sql.DB and *Tx offer for reads.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"time"
 )
 
 // The driver parses a query each time it runs unless it is a prepared
@@ -118,8 +119,9 @@ func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.
 // unprepared, and is prepared once the transaction has ended.
 type Tx struct {
 	*sql.Tx
-	cache  *stmtCache
-	missed []string
+	cache    *stmtCache
+	missed   []string
+	onCommit *commitObserver // nil: commits are not timed
 }
 
 func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -133,7 +135,11 @@ func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 
 // Commit commits the transaction, then prepares the statements it missed.
 func (tx *Tx) Commit() error {
+	start := time.Now()
 	err := tx.Tx.Commit()
+	if tx.onCommit != nil && err == nil {
+		(*tx.onCommit)(time.Since(start))
+	}
 	tx.prepareMissed()
 	return err
 }

@@ -54,6 +54,9 @@ type Config struct {
 	// AnalysisNodes is the search budget of each position of a game
 	// analysis; 0 means the hard level's own budget.
 	AnalysisNodes int64
+	// AccessLog makes the server log one line per request (method, route,
+	// status, duration, user id) at level Info.
+	AccessLog bool
 }
 
 // App holds the server's dependencies.
@@ -66,6 +69,8 @@ type App struct {
 	computer *computer
 	// computers are the computer accounts by user id.
 	computers map[int64]db.Computer
+	metrics   *metrics
+	routeSet  map[string]struct{} // "METHOD /route/:pattern" of every route
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -114,6 +119,7 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	for _, c := range comps {
 		a.computers[c.ID] = c
 	}
+	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -122,6 +128,10 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	e.HTTPErrorHandler = a.handleError
 	a.routes(e)
+	a.routeSet = map[string]struct{}{}
+	for _, r := range e.Routes() {
+		a.routeSet[r.Method+" "+r.Path] = struct{}{}
+	}
 	return e, a, nil
 }
 
@@ -130,7 +140,11 @@ func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if n, err := a.db.ExpireGames(ctx, a.cfg.Now()); err != nil {
+		n, err := a.db.ExpireGames(ctx, a.cfg.Now())
+		if ctx.Err() == nil {
+			a.metrics.job("timeouts", err)
+		}
+		if err != nil {
 			if ctx.Err() == nil {
 				a.log.Error("expire games", "err", err)
 			}
@@ -165,7 +179,11 @@ func (a *App) MailLoop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if n, err := a.SendNotifications(ctx); err != nil {
+		n, err := a.SendNotifications(ctx)
+		if ctx.Err() == nil {
+			a.metrics.job("mail", err)
+		}
+		if err != nil {
 			if ctx.Err() == nil {
 				a.log.Error("send notifications", "sent", n, "err", err)
 			}

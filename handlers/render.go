@@ -77,7 +77,7 @@ func (a *App) handleError(err error, c echo.Context) {
 	}
 	status, msg := statusOf(err)
 	if status >= 500 {
-		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		a.log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err)
 	}
 	if c.Request().Method == http.MethodHead {
 		if err := c.NoContent(status); err != nil {
@@ -96,6 +96,6 @@ func (a *App) handleError(err error, c echo.Context) {
 }
 
 func (a *App) logPanic(c echo.Context, err error, stack []byte) error {
-	a.log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
+	a.log.Error("panic", "method", c.Request().Method, "route", c.Path(), "err", err, "stack", string(stack))
 	return err
 }

@@ -13,6 +13,7 @@ import (
 
 // routes registers every route of the server.
 func (a *App) routes(e *echo.Echo) {
+	e.Use(a.observe)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -56,13 +57,18 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
 	}
 	restoreIfMissing := fs.Bool("restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
+	metricsAddr := fs.String("metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
+	logFormat := fs.String("log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *botWorkers < 1 {
 		return fmt.Errorf("--bot-workers must be at least 1, not %d", *botWorkers)
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger, err := newLogger(os.Stderr, *logFormat)
+	if err != nil {
+		return err
+	}
 	// The computer's searches run on low-priority threads of their own; a
 	// processor more for each keeps them from holding one the requests
 	// need.
@@ -74,7 +80,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: *baseURL, SecureCookies: *secure, Logger: logger,
-		VacationDays: vacationDays(*vacation), BotWorkers: *botWorkers, RateBotGames: *rateBots})
+		VacationDays: vacationDays(*vacation), AccessLog: true, BotWorkers: *botWorkers, RateBotGames: *rateBots})
 	if err != nil {
 		return err
 	}
@@ -101,6 +107,23 @@ func serve(ctx context.Context, args []string) error {
 		stopBots()
 		<-botDone
 	}()
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("metrics: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", app.MetricsHandler())
+		msrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := msrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
+				logger.Error("metrics server", "err", err)
+			}
+		}()
+		defer msrv.Close()
+		logger.Info("metrics", "url", "http://"+mln.Addr().String()+"/metrics")
+	}
 	logger.Info("serving", "url", "http://"+ln.Addr().String(), "db", *path)
 	if *replicate != "" {
 		logger.Info("replicating", "replica", db.Redact(*replicate))
@@ -124,6 +147,18 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// newLogger returns the server's logger writing to w in format "text"
+// (the default) or "json". Errors: another format.
+func newLogger(w io.Writer, format string) (*slog.Logger, error) {
+	switch format {
+	case "", "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
 // vacationDays maps the flag (0 = none) to handlers.Config (negative = none).

@@ -1,0 +1,229 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+)
+
+// metrics holds the server's Prometheus instruments. The figures kept in
+// the database (games, challenges, players, jobs due, replication) are
+// read when /metrics is scraped; requests, jobs run and commits are
+// counted as they happen.
+type metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec   // by method, route, status code
+	latency  *prometheus.HistogramVec // seconds, by method and route
+	commits  prometheus.Histogram     // seconds per SQLite commit
+	jobs     *prometheus.CounterVec   // runs of background jobs, by job and result
+
+	mu   sync.Mutex
+	seen map[int64]time.Time // signed-in user → last request
+}
+
+// newMetrics registers the instruments and the database collector of
+// store on a registry of their own.
+func newMetrics(store *db.DB, now func() time.Time, smtpOn func() bool) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "trench_http_requests_total",
+			Help: "HTTP requests answered, by method, route and status code.",
+		}, []string{"method", "route", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "trench_http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by method and route.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"method", "route"}),
+		commits: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "trench_sqlite_commit_duration_seconds",
+			Help:    "Time SQLite takes to commit a write transaction (make it durable).",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
+		}),
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "trench_job_runs_total",
+			Help: "Rounds of the background jobs (timeouts, mail, …), by job and result (ok or error).",
+		}, []string{"job", "result"}),
+		seen: map[int64]time.Time{},
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.commits, m.jobs,
+		&storeCollector{db: store, now: now, smtpOn: smtpOn, seen: m.activePlayers})
+	store.ObserveCommits(func(d time.Duration) { m.commits.Observe(d.Seconds()) })
+	return m
+}
+
+// handler serves the registry together with the default one, which holds
+// the Go runtime, the process and Litestream's own metrics.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(prometheus.Gatherers{m.reg, prometheus.DefaultGatherer},
+		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+}
+
+// job counts one round of a background job.
+func (m *metrics) job(name string, err error) {
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	m.jobs.WithLabelValues(name, result).Inc()
+}
+
+// saw records that user id made a request at t.
+func (m *metrics) saw(id int64, t time.Time) {
+	m.mu.Lock()
+	m.seen[id] = t
+	m.mu.Unlock()
+}
+
+// activePlayers counts the users seen since since, forgetting older ones.
+func (m *metrics) activePlayers(since time.Time) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, t := range m.seen {
+		if t.Before(since) {
+			delete(m.seen, id)
+		}
+	}
+	return len(m.seen)
+}
+
+// MetricsHandler serves the server's metrics in the Prometheus text
+// format. Serve it on an address of its own (trench serve --metrics-addr),
+// never on the public one.
+func (a *App) MetricsHandler() http.Handler { return a.metrics.handler() }
+
+// observe counts and times every request by its route pattern (never the
+// raw path, which may carry a feed's secret token) and, when the server
+// logs requests, writes one line per request: method, route, status,
+// duration and the signed-in user's id (0 for a visitor).
+func (a *App) observe(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		if err := next(c); err != nil {
+			c.Error(err)
+		}
+		d := time.Since(start)
+		req := c.Request()
+		route := c.Path()
+		if c.Response().Status == http.StatusNotFound && !a.knownRoute(req.Method, route) {
+			route = "unmatched" // keep unknown paths out of the labels
+		}
+		code := c.Response().Status
+		a.metrics.requests.WithLabelValues(req.Method, route, strconv.Itoa(code)).Inc()
+		a.metrics.latency.WithLabelValues(req.Method, route).Observe(d.Seconds())
+		user := currentViewer(c).ID
+		if user != 0 {
+			a.metrics.saw(user, a.cfg.Now())
+		}
+		if a.cfg.AccessLog {
+			a.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
+				slog.String("method", req.Method), slog.String("route", route), slog.Int("status", code),
+				slog.Duration("duration", d), slog.Int64("user", user))
+		}
+		return nil
+	}
+}
+
+// knownRoute says whether method and path name a registered route.
+func (a *App) knownRoute(method, path string) bool {
+	_, ok := a.routeSet[method+" "+path]
+	return ok
+}
+
+// storeCollector reads the database's figures at each scrape.
+type storeCollector struct {
+	db     *db.DB
+	now    func() time.Time
+	smtpOn func() bool
+	seen   func(since time.Time) int
+}
+
+var (
+	descMoves = prometheus.NewDesc("trench_moves_total",
+		"Moves (plies) made, by game.", []string{"game"}, nil)
+	descActive = prometheus.NewDesc("trench_games_active",
+		"Games being played, by game.", []string{"game"}, nil)
+	descChallenges = prometheus.NewDesc("trench_challenges_open",
+		"Challenges waiting for an answer.", nil, nil)
+	descPlayers = prometheus.NewDesc("trench_players",
+		"Accounts on the server.", nil, nil)
+	descSignedIn = prometheus.NewDesc("trench_players_active_24h",
+		"Signed-in players who made a request in the last 24 hours (counted since the server started).", nil, nil)
+	descDue = prometheus.NewDesc("trench_jobs_due",
+		"Work waiting for a background job: timeouts (games past their deadline), mail (notices and digests due).", []string{"job"}, nil)
+	descReplOn = prometheus.NewDesc("trench_replication_enabled",
+		"1 when the database streams to a replica.", nil, nil)
+	descReplBehind = prometheus.NewDesc("trench_replication_behind_transactions",
+		"Transactions the replica lacks (0: in sync).", nil, nil)
+	descReplLag = prometheus.NewDesc("trench_replication_lag_seconds",
+		"Seconds since the replica was last caught up, 0 when it is in sync.", nil, nil)
+	descScrapeErr = prometheus.NewDesc("trench_metrics_read_errors",
+		"1 when the last scrape could not read the database's figures.", nil, nil)
+)
+
+func (s *storeCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descMoves, descActive, descChallenges, descPlayers, descSignedIn,
+		descDue, descReplOn, descReplBehind, descReplLag, descScrapeErr} {
+		ch <- d
+	}
+}
+
+func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	now := s.now()
+	failed := 0.0
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	st, err := s.db.Stats(ctx, now)
+	if err == nil {
+		for _, e := range rules.Engines() {
+			key := e.Key()
+			g := st.Games[key]
+			ch <- prometheus.MustNewConstMetric(descMoves, prometheus.CounterValue, float64(g.Moves), key)
+			gauge(descActive, float64(g.Active), key)
+		}
+		gauge(descChallenges, float64(st.OpenChallenges))
+		gauge(descPlayers, float64(st.Players))
+		gauge(descDue, float64(st.TimeoutsDue), "timeouts")
+	} else {
+		failed = 1
+	}
+	mail := 0
+	if s.smtpOn() {
+		notices, err1 := s.db.DueMoveNotices(ctx)
+		digests, err2 := s.db.DueDigests(ctx, now)
+		if err1 != nil || err2 != nil {
+			failed = 1
+		}
+		mail = len(notices) + len(digests)
+	}
+	gauge(descDue, float64(mail), "mail")
+	gauge(descSignedIn, float64(s.seen(now.Add(-24*time.Hour))))
+	r, err := s.db.Replication(ctx)
+	if err != nil {
+		failed = 1
+	}
+	on, lag := 0.0, 0.0
+	if r.On {
+		on = 1
+		if r.Behind > 0 && !r.LastSync.IsZero() {
+			lag = now.Sub(r.LastSync).Seconds()
+		}
+	}
+	gauge(descReplOn, on)
+	gauge(descReplBehind, float64(r.Behind))
+	gauge(descReplLag, lag)
+	gauge(descScrapeErr, failed)
+}
