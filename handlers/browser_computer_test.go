@@ -19,7 +19,8 @@ import (
 // TestBrowserPlayTheComputer plays a whole game against the computer in
 // the browser, with JavaScript on (the computer's moves arrive by the live
 // update) and off (a reload shows them), in each game that has a computer
-// player.
+// player; then has the computer analyse it (where it analyses the game)
+// until the graph shows.
 func TestBrowserPlayTheComputer(t *testing.T) {
 	needChromium(t)
 	for _, game := range computerGames() {
@@ -97,6 +98,11 @@ func playComputerInBrowser(t *testing.T, game string, js bool) {
 		}
 	}
 	t.Logf("%s: over after %d plies (%s), %d moves by carol, in %s", game, g.Ply, g.Reason, moves, time.Since(start).Round(100*time.Millisecond))
+	// The finished game's analysis, in the same browser.
+	if e, _ := g.Engine(); !rules.HidesInformation(e) {
+		analyseInBrowser(t, s, b, js, id)
+		t.Logf("%s: analysed, in %s", game, time.Since(start).Round(100*time.Millisecond))
+	}
 }
 
 // losingMove is a move for the side to move in g that leaves the
@@ -202,58 +208,43 @@ func (p *player) clickAnyMove(rng *rand.Rand, ply int) {
 	p.t.Fatalf("no move after eight clicks at ply %d", ply)
 }
 
-// TestBrowserAnalysis asks for the analysis of a finished game in the
-// browser, with JavaScript on (the panel updates itself, then the page
-// reloads with the result) and off (the reload link), until the graph
-// shows; its points lead to the positions.
-func TestBrowserAnalysis(t *testing.T) {
-	needChromium(t)
-	games := analysisGames()
-	if len(games) == 0 {
-		t.Fatal("no game can be analysed")
+// analyseInBrowser asks, in b, for the analysis of finished game id,
+// with JavaScript on (the panel updates itself, then the page reloads
+// with the result) or off (the reload link), until the graph shows; its
+// points lead to the positions.
+func analyseInBrowser(t *testing.T, s *server, b *tab, js bool, id int64) {
+	t.Helper()
+	g := s.game(t, id)
+	page := fmt.Sprintf("/games/%d", id)
+	b.open(page)
+	if b.count("#eval-graph") != 0 {
+		t.Fatal("a graph before any analysis")
 	}
-	for _, js := range []bool{true, false} {
-		t.Run(fmt.Sprintf("js=%v", js), func(t *testing.T) {
-			start := time.Now()
-			s, _ := startWithComputer(t, "", nil)
-			signedUpPair(t, s)
-			g := finishByResign(t, s, "alice", "bob", "bob", games[0], mustEngine(t, games[0]).Variants()[0].Key, 10)
-			b := newTab(t, s, js)
-			b.signUp("carol")
-			t.Logf("browser up after %s", time.Since(start).Round(100*time.Millisecond))
-			page := fmt.Sprintf("/games/%d", g.ID)
-			b.open(page)
-			if b.count("#eval-graph") != 0 {
-				t.Fatal("a graph before any analysis")
+	if js {
+		b.waitUntil(5*time.Second, "htmx loads", `typeof window.htmx === "object"`)
+		b.do("press Analyse", chromedp.Click(chromedp.CSS("#analyse")))
+		b.waitUntil(20*time.Second, "the graph shows by itself", `document.querySelector('#eval-graph') !== null`)
+	} else {
+		b.clickAndLoad("#analyse")
+		for end := time.Now().Add(20 * time.Second); b.count("#eval-graph") == 0; {
+			if b.count("#analysis-progress") != 1 {
+				t.Fatal("while the analysis runs the page shows no progress")
 			}
-			if js {
-				b.waitUntil(5*time.Second, "htmx loads", `typeof window.htmx === "object"`)
-				b.do("press Analyse", chromedp.Click(chromedp.CSS("#analyse")))
-				b.waitUntil(20*time.Second, "the graph shows by itself", `document.querySelector('#eval-graph') !== null`)
-			} else {
-				b.clickAndLoad("#analyse")
-				for end := time.Now().Add(20 * time.Second); b.count("#eval-graph") == 0; {
-					if b.count("#analysis-progress") != 1 {
-						t.Fatal("while the analysis runs the page shows no progress")
-					}
-					if time.Now().After(end) {
-						t.Fatal("the analysis did not finish")
-					}
-					time.Sleep(100 * time.Millisecond)
-					b.clickAndLoad("#analysis-reload")
-				}
+			if time.Now().After(end) {
+				t.Fatal("the analysis did not finish")
 			}
-			t.Logf("graph after %s", time.Since(start).Round(100*time.Millisecond))
-			if n := b.count("#eval-graph a.eval-point"); n != g.Ply+1 {
-				t.Fatalf("the graph has %d points, want %d", n, g.Ply+1)
-			}
-			want := fmt.Sprintf("%s?ply=3", page)
-			b.do("click the graph's point 3", chromedp.Click(chromedp.CSS(`#eval-graph a[data-ply="3"] circle`)))
-			b.waitUntil(10*time.Second, "the review shows ply 3",
-				fmt.Sprintf(`location.pathname + location.search === %q && document.querySelector('#review-ply').textContent.trim() === "3"`, want))
-			if b.count("#eval-graph circle.current") != 1 || b.attr("#eval-graph circle.current", "cx") == "" {
-				t.Fatal("the graph does not mark the position shown")
-			}
-		})
+			time.Sleep(100 * time.Millisecond)
+			b.clickAndLoad("#analysis-reload")
+		}
+	}
+	if n := b.count("#eval-graph a.eval-point"); n != g.Ply+1 {
+		t.Fatalf("the graph has %d points, want %d", n, g.Ply+1)
+	}
+	want := fmt.Sprintf("%s?ply=3", page)
+	b.do("click the graph's point 3", chromedp.Click(chromedp.CSS(`#eval-graph a[data-ply="3"] circle`)))
+	b.waitUntil(10*time.Second, "the review shows ply 3",
+		fmt.Sprintf(`location.pathname + location.search === %q && document.querySelector('#review-ply').textContent.trim() === "3"`, want))
+	if b.count("#eval-graph circle.current") != 1 || b.attr("#eval-graph circle.current", "cx") == "" {
+		t.Fatal("the graph does not mark the position shown")
 	}
 }
