@@ -18,8 +18,10 @@ test:
 generate:
 	$(GO) tool templ generate
 
-# What CI checks beyond the tests: generated code in sync, gofmt, vet.
+# What CI checks beyond the tests: go.mod and go.sum tidy (direct
+# dependencies not marked indirect), generated code in sync, gofmt, vet.
 check:
+	$(GO) mod tidy -e -diff
 	$(GO) tool templ generate
 	git diff --exit-code -- '*_templ.go'
 	test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))"

@@ -13,7 +13,7 @@ import (
 
 // DaysPerMove lists the time controls a challenge may choose: days a
 // player has for each move.
-var DaysPerMove = []int{1, 2, 3, 5, 7, 14}
+var DaysPerMove = []int{1, 2, 3, 5, 7, 10, 14}
 
 // Challenge is an offer to play: open to anyone, or addressed to one player.
 type Challenge struct {
@@ -84,7 +84,7 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 	var opp sql.NullInt64
 	if c.Opponent != "" {
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE name = ?`, c.Opponent).Scan(&id)
+		err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE name = ? AND deleted_at IS NULL AND suspended_at IS NULL`, c.Opponent).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return Challenge{}, Errorf(KindNotFound, "There is no player named %q.", c.Opponent)
 		} else if err != nil {

@@ -2,6 +2,8 @@ package db
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -37,7 +39,7 @@ func (tc TimeControl) Validate() error {
 				return nil
 			}
 		}
-		return Errorf(KindInvalid, "Time per move must be one of %v days.", DaysPerMove)
+		return Errorf(KindInvalid, "Time per move must be %s days.", daysList())
 	case "bank":
 		switch {
 		case tc.BankInitial < time.Hour || tc.BankInitial > maxBank:
@@ -49,7 +51,22 @@ func (tc TimeControl) Validate() error {
 		}
 		return nil
 	}
-	return Errorf(KindInvalid, "Unknown time control %q.", tc.Kind)
+	return Errorf(KindInvalid, "Choose days per move or a time bank.")
+}
+
+// daysList writes DaysPerMove for players: "1, 2, 3, 5, 7, 10 or 14".
+func daysList() string {
+	var b strings.Builder
+	for i, d := range DaysPerMove {
+		switch {
+		case i == len(DaysPerMove)-1 && i > 0:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	return b.String()
 }
 
 // String describes the time control for players, e.g. "3 days per move"

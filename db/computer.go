@@ -11,7 +11,7 @@ import (
 )
 
 // The computer players are accounts like any other, one per level (easy,
-// medium, hard), made by migration 006: they have a profile, records and
+// medium, hard), made by migration 012: they have a profile, records and
 // ratings, and their games go through the same flow as everyone's
 // (PlayMove, Resign, AnswerArmistice, AcceptChallenge). They cannot sign
 // in: their password hash matches no password, and their names ("Computer

@@ -70,7 +70,7 @@ func TestStartComputerGameAndTurns(t *testing.T) {
 	if g.Side[0].ID != ann.ID || g.Side[1].ID != hard.ID || g.Clock.DaysPerMove != db.ComputerDaysPerMove || g.Ply != 0 {
 		t.Fatalf("game %+v", g)
 	}
-	if r, err := store.GameRatings(ctx, g); err != nil || r.Rated {
+	if r, err := store.GameRatings(ctx, g, t0); err != nil || r.Rated {
 		t.Fatalf("rated %v (%v): a game against the computer is unrated unless asked", r.Rated, err)
 	}
 	turns, err := store.ComputerTurns(ctx)
@@ -105,7 +105,7 @@ func TestStartComputerGameAndTurns(t *testing.T) {
 		t.Fatalf("turns %+v (%v)", turns, err)
 	}
 	g2, _ := store.Game(ctx, id2)
-	if r, _ := store.GameRatings(ctx, g2); !r.Rated {
+	if r, _ := store.GameRatings(ctx, g2, t0); !r.Rated {
 		t.Fatal("a game against the computer asked rated is not")
 	}
 

@@ -25,6 +25,7 @@ type Game struct {
 	StartState   string
 	State        string
 	Ply          int
+	TurnPly      int        // the ply at which the side to move began its turn (several moves in the card game)
 	ToMove       rules.Side // NoSide once finished
 	Status       string     // "active" or "finished"
 	Winner       rules.Side // NoSide for a draw (or while active)
@@ -92,7 +93,7 @@ const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swap
 	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.state, g.ply, g.to_move,
 	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
 	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
-	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started
+	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
@@ -105,7 +106,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
 		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
 		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
-		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn)
+		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly)
 	if g.Clock.Kind == "move" {
 		g.Clock.DaysPerMove = g.DaysPerMove
 	}
@@ -303,49 +304,68 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 		if side != g.ToMove {
 			return Errorf(KindForbidden, "It is not your turn.")
 		}
-		next, err := st.Apply(p.Move)
-		if err != nil {
+		next, err := applyMove(ctx, tx, g, st, side, p.Move, p.Message, now)
+		if err != nil || next.Result().Over {
 			return err
 		}
-		ply := g.Ply + 1
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at) VALUES (?, ?, ?, ?, ?)`,
-			g.ID, ply, int(side), p.Move, unix(now)); err != nil {
-			return fmt.Errorf("db: insert move: %w", err)
-		}
-		if err := messageWithMove(ctx, tx, g, side, ply, p.Message, now); err != nil {
-			return err
-		}
-		res := next.Result()
-		// The mover is back if the server had put them on vacation; their
-		// bank pays for the time the move took.
-		if err := endAutoVacation(ctx, tx, p.UserID, now); err != nil {
-			return err
-		}
-		vs, err := vacationsOf(ctx, tx, p.UserID, g.TurnStarted)
-		if err != nil {
-			return err
-		}
-		banks := g.Bank
-		banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
-		toMove := next.ToMove()
-		var dl time.Time
-		if toMove.Valid() {
-			if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
-				return err
-			}
-		}
-		if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
-			bank0_s = ?, bank1_s = ?, turn_started = ?`,
-			next.Encode(), ply, int(toMove), p.Move, unix(dl), res.Score[0], res.Score[1],
-			seconds(banks[0]), seconds(banks[1]), unix(now)); err != nil {
-			return err
-		}
-		if res.Over {
-			g.Ply = ply
-			return finishGame(ctx, tx, g, res, now)
-		}
-		return nil
+		// The opponent may have planned a reply to this very move: it is
+		// played now, in this transaction, as if they had sent it.
+		return playConditional(ctx, tx, g, st, next, now)
 	})
+}
+
+// applyMove applies move by side to game g in state st within tx: the
+// move is appended, the clocks and the game row updated (guarded by
+// g.Ply), and the game finished when the move ends it. It returns the
+// state after the move.
+func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.Side, move, message string, now time.Time) (rules.State, error) {
+	next, err := st.Apply(move)
+	if err != nil {
+		return nil, err
+	}
+	userID := g.Side[side].ID
+	ply := g.Ply + 1
+	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at) VALUES (?, ?, ?, ?, ?)`,
+		g.ID, ply, int(side), move, unix(now)); err != nil {
+		return nil, fmt.Errorf("db: insert move: %w", err)
+	}
+	if err := messageWithMove(ctx, tx, g, side, ply, message, now); err != nil {
+		return nil, err
+	}
+	res := next.Result()
+	// The mover is back if the server had put them on vacation; their
+	// bank pays for the time the move took.
+	if err := endAutoVacation(ctx, tx, userID, now); err != nil {
+		return nil, err
+	}
+	vs, err := vacationsOf(ctx, tx, userID, g.TurnStarted)
+	if err != nil {
+		return nil, err
+	}
+	banks := g.Bank
+	banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
+	toMove := next.ToMove()
+	turnPly := g.TurnPly
+	if toMove != side {
+		turnPly = ply // the turn passes
+	}
+	var dl time.Time
+	if toMove.Valid() {
+		if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
+			return nil, err
+		}
+	}
+	if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
+		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?`,
+		next.Encode(), ply, int(toMove), move, unix(dl), res.Score[0], res.Score[1],
+		seconds(banks[0]), seconds(banks[1]), unix(now), turnPly); err != nil {
+		return nil, err
+	}
+	if res.Over {
+		g.Ply = ply
+		return next, finishGame(ctx, tx, g, res, now)
+	}
+	return next, nil
 }
 
 // Resign ends game id as lost by userID (as the rules count a resignation).
@@ -504,7 +524,7 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 		WHERE id = ? AND status = 'active'`, step.Winner, step.Totals[0], step.Totals[1], unix(now), m.ID); err != nil {
 		return fmt.Errorf("db: finish match: %w", err)
 	}
-	return nil
+	return tournamentMatchDone(ctx, tx, m.ID, step.Winner, now)
 }
 
 // ExpireGames ends on time every active game whose deadline is before now

@@ -35,8 +35,27 @@ const MaxEmailLength = 254
 // of their personal feed.
 type NotifySettings struct {
 	Email     string
+	Verified  bool // Email was proven to reach its owner (VerifyEmail)
 	Mode      NotifyMode
 	FeedToken string
+	// FailedAt and Failure are when the last mail to Email was refused
+	// and the mail server's answer; zero and "" when none was.
+	FailedAt time.Time
+	Failure  string
+}
+
+// notifyColumns are the columns scanNotify reads.
+const notifyColumns = `email, email_verified, mode, feed_token, CASE WHEN failed_email = email THEN failed_at ELSE 0 END,
+	CASE WHEN failed_email = email THEN failure ELSE '' END`
+
+func scanNotify(row *sql.Row) (NotifySettings, error) {
+	var s NotifySettings
+	var failed int64
+	err := row.Scan(&s.Email, &s.Verified, &s.Mode, &s.FeedToken, &failed, &s.Failure)
+	if failed != 0 {
+		s.FailedAt = fromUnix(failed)
+	}
+	return s, err
 }
 
 // feedTokenBytes is the feed token's size: 128 random bits.
@@ -75,9 +94,7 @@ func isForeignKey(err error) bool {
 // mail, a new feed token) on first use. Errors: KindNotFound for an
 // unknown user.
 func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings, error) {
-	var s NotifySettings
-	err := db.read.QueryRowContext(ctx, `SELECT email, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
-		Scan(&s.Email, &s.Mode, &s.FeedToken)
+	s, err := scanNotify(db.read.QueryRowContext(ctx, `SELECT `+notifyColumns+` FROM notify_settings WHERE user_id = ?`, userID))
 	if err == nil {
 		return s, nil
 	}
@@ -92,15 +109,15 @@ func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings,
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return s, err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT email, mode, feed_token FROM notify_settings WHERE user_id = ?`, userID).
-		Scan(&s.Email, &s.Mode, &s.FeedToken); err != nil {
+	if s, err = scanNotify(tx.QueryRowContext(ctx, `SELECT `+notifyColumns+` FROM notify_settings WHERE user_id = ?`, userID)); err != nil {
 		return s, fmt.Errorf("db: notify settings: %w", err)
 	}
 	return s, tx.Commit()
 }
 
 // SetNotify stores userID's e-mail address (already validated and
-// normalised by the caller; "" for none) and mode. Errors: KindInvalid for
+// normalised by the caller; "" for none) and mode; a new address is not
+// verified until VerifyEmail. Errors: KindInvalid for
 // an unknown mode, an address that is too long, or a mode that mails
 // without an address; KindNotFound for an unknown user.
 func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode NotifyMode) error {
@@ -120,9 +137,25 @@ func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode No
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email = ?, mode = ? WHERE user_id = ?`,
+	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email_verified = email_verified AND email = ?1, email = ?1, mode = ?2 WHERE user_id = ?3`,
 		email, string(mode), userID); err != nil {
 		return fmt.Errorf("db: set notify: %w", err)
+	}
+	return tx.Commit()
+}
+
+// RecordMailFailure records that the mail server refused a mail to
+// userID at email at now, answering reason; NotifySettings shows the last
+// one while email is their address.
+func (db *DB) RecordMailFailure(ctx context.Context, userID int64, email, reason string, now time.Time) error {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET failed_email = ?, failed_at = ?, failure = ? WHERE user_id = ?`,
+		email, unix(now), reason, userID); err != nil {
+		return fmt.Errorf("db: record mail failure: %w", err)
 	}
 	return tx.Commit()
 }
@@ -182,7 +215,8 @@ type Recipient struct {
 }
 
 // MoveNotice is a "your move" mail due: game Game waits for the
-// recipient's move at Game.Ply and they have not been mailed about it.
+// recipient's move, in the turn that began at Game.TurnPly, and they have
+// not been mailed about that turn.
 type MoveNotice struct {
 	To   Recipient
 	Game Game
@@ -190,14 +224,15 @@ type MoveNotice struct {
 
 // DueMoveNotices returns the "your move" mails due: for every player who
 // chose NotifyMove and has an address, each game waiting for their move
-// at a ply not yet recorded by ClaimMoveNotice.
+// in a turn not yet recorded by ClaimMoveNotice (one mail a turn, however
+// many moves the turn takes).
 func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, g.id
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
 		JOIN games g ON g.status = 'active'
 			AND ((g.to_move = 0 AND g.side0_id = s.user_id) OR (g.to_move = 1 AND g.side1_id = s.user_id))
 		WHERE s.mode = 'move' AND s.email <> ''
-			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id AND n.game_id = g.id AND n.ply = g.ply)
+			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id AND n.game_id = g.id AND n.ply >= g.turn_ply)
 		ORDER BY s.user_id, g.id`)
 	if err != nil {
 		return nil, fmt.Errorf("db: due notices: %w", err)
@@ -233,12 +268,13 @@ func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 	return out, nil
 }
 
-// ClaimMoveNotice records that userID is mailed about gameID at ply, before
-// the mail is sent. It reports false, recording nothing, when that mail is
-// already recorded (by another run) or the game no longer waits for
-// userID's move at ply: the caller then must not send it. A recorded mail
-// is never due again, so a failure after this call loses the mail rather
-// than ever sending it twice.
+// ClaimMoveNotice records that userID is mailed about their turn in
+// gameID, as it stands at ply, before the mail is sent. It reports false,
+// recording nothing, when a mail about that turn is already recorded (by
+// another run) or the game is no longer at ply waiting for userID: the
+// caller then must not send it. A recorded mail is never due again, so a
+// failure after this call loses the mail rather than ever sending it
+// twice.
 func (db *DB) ClaimMoveNotice(ctx context.Context, userID, gameID int64, ply int, now time.Time) (bool, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -246,7 +282,8 @@ func (db *DB) ClaimMoveNotice(ctx context.Context, userID, gameID int64, ply int
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, game_id, ply, sent_at)
-		SELECT ?1, g.id, g.ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
+		SELECT ?1, g.id, g.turn_ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
+			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = ?1 AND n.game_id = g.id AND n.ply >= g.turn_ply)
 		ON CONFLICT (user_id, game_id, ply) DO NOTHING`, userID, gameID, ply, unix(now))
 	if err != nil {
 		return false, fmt.Errorf("db: record notice: %w", err)

@@ -20,10 +20,17 @@ import (
 // for nobody else: both are rated against the other's rating before the
 // game, a win scoring 1, a draw 0.5, a loss 0. Every game of a match is
 // rated on its own (a TRENCH match's two games and its decider are three
-// results), as it ends. A player's RD does not grow while they do not
-// play: there are no empty rating periods. The update is made in the
+// results), as it ends. Between rated games a player's RD grows as
+// Glicko-2 does for rating periods without games (glicko2.Widen), one
+// period per 1/RatingPeriodsPerDay days since their last rated game in
+// that game, at most 350: the RD read at a time is the widened one, and
+// the next rated game starts from it. The update is made in the
 // transaction that stores the game's result (finishGame), so a result and
 // its rating change are stored together or not at all.
+
+// RatingPeriodsPerDay is how many Glicko-2 rating periods pass in a day
+// without games (lichess's figure: a period of about 4.67 days).
+const RatingPeriodsPerDay = 0.21436
 
 // PlayerRating is a player's rating in one game.
 type PlayerRating struct {
@@ -32,7 +39,19 @@ type PlayerRating struct {
 	Rating     float64
 	RD         float64
 	Volatility float64
-	Games      int // rated games played
+	Games      int       // rated games played
+	LastGame   time.Time // when the last rated game ended; zero for none
+}
+
+// at returns r as it stands at now: its RD widened for the rating periods
+// since the last rated game (glicko2.Widen).
+func (r PlayerRating) at(now time.Time) PlayerRating {
+	if r.Games == 0 || r.LastGame.IsZero() || !now.After(r.LastGame) {
+		return r
+	}
+	days := now.Sub(r.LastGame).Hours() / 24
+	r.RD = glicko2.Widen(r.glicko(), days*RatingPeriodsPerDay).RD
+	return r
 }
 
 func newRating(userID int64, game string) PlayerRating {
@@ -53,26 +72,31 @@ type RatingChange struct {
 	RDAfter      float64
 }
 
-// ratingOf returns userID's rating in game, a new player's when there is
-// none.
-func ratingOf(ctx context.Context, q queryer, userID int64, game string) (PlayerRating, error) {
+// ratingOf returns userID's rating in game at now, a new player's when
+// there is none.
+func ratingOf(ctx context.Context, q queryer, userID int64, game string, now time.Time) (PlayerRating, error) {
 	r := PlayerRating{UserID: userID, Game: game}
-	err := q.QueryRowContext(ctx, `SELECT rating, rd, volatility, games FROM ratings WHERE user_id = ? AND game = ?`, userID, game).
-		Scan(&r.Rating, &r.RD, &r.Volatility, &r.Games)
+	var last int64
+	err := q.QueryRowContext(ctx, `SELECT rating, rd, volatility, games, updated_at FROM ratings WHERE user_id = ? AND game = ?`, userID, game).
+		Scan(&r.Rating, &r.RD, &r.Volatility, &r.Games, &last)
 	if errors.Is(err, sql.ErrNoRows) {
 		return newRating(userID, game), nil
 	}
 	if err != nil {
 		return r, fmt.Errorf("db: rating: %w", err)
 	}
-	return r, nil
+	r.LastGame = fromUnix(last)
+	return r.at(now), nil
 }
 
-// matchRated reports whether match id is rated (the challenge it came from
-// was).
+// matchRated reports whether match id is rated (the challenge or the
+// tournament it came from was).
 func matchRated(ctx context.Context, q queryer, matchID int64) (bool, error) {
 	var rated bool
-	err := q.QueryRowContext(ctx, `SELECT rated FROM challenges WHERE match_id = ? ORDER BY id LIMIT 1`, matchID).Scan(&rated)
+	err := q.QueryRowContext(ctx, `SELECT rated FROM (
+			SELECT rated, 0 AS o FROM challenges WHERE match_id = ?
+			UNION ALL SELECT t.rated, 1 FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = ?
+		) ORDER BY o LIMIT 1`, matchID, matchID).Scan(&rated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -92,7 +116,7 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 	}
 	var before [2]PlayerRating
 	for i := range before {
-		if before[i], err = ratingOf(ctx, tx, g.Side[i].ID, g.Game); err != nil {
+		if before[i], err = ratingOf(ctx, tx, g.Side[i].ID, g.Game, now); err != nil {
 			return err
 		}
 	}
@@ -120,10 +144,11 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 	return nil
 }
 
-// Ratings returns userID's ratings, one per game they have played rated
-// games of, sorted by game key.
-func (db *DB) Ratings(ctx context.Context, userID int64) ([]PlayerRating, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT game, rating, rd, volatility, games FROM ratings WHERE user_id = ? ORDER BY game`, userID)
+// Ratings returns userID's ratings at now (RDs widened for the time since
+// each game's last rated game), one per game they have played rated games
+// of, sorted by game key.
+func (db *DB) Ratings(ctx context.Context, userID int64, now time.Time) ([]PlayerRating, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT game, rating, rd, volatility, games, updated_at FROM ratings WHERE user_id = ? ORDER BY game`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: ratings: %w", err)
 	}
@@ -131,18 +156,21 @@ func (db *DB) Ratings(ctx context.Context, userID int64) ([]PlayerRating, error)
 	var out []PlayerRating
 	for rows.Next() {
 		r := PlayerRating{UserID: userID}
-		if err := rows.Scan(&r.Game, &r.Rating, &r.RD, &r.Volatility, &r.Games); err != nil {
+		var last int64
+		if err := rows.Scan(&r.Game, &r.Rating, &r.RD, &r.Volatility, &r.Games, &last); err != nil {
 			return nil, err
 		}
-		out = append(out, r)
+		r.LastGame = fromUnix(last)
+		out = append(out, r.at(now))
 	}
 	return out, rows.Err()
 }
 
-// Rating returns userID's rating in game (engine key); a new player's
+// Rating returns userID's rating in game (engine key) at now, its RD
+// widened for the time since their last rated game of it; a new player's
 // (1500, RD 350, 0 games) when they have played no rated game of it.
-func (db *DB) Rating(ctx context.Context, userID int64, game string) (PlayerRating, error) {
-	return ratingOf(ctx, db.read, userID, game)
+func (db *DB) Rating(ctx context.Context, userID int64, game string, now time.Time) (PlayerRating, error) {
+	return ratingOf(ctx, db.read, userID, game, now)
 }
 
 // GameRatings is what a game page shows of ratings: whether the game is
@@ -155,14 +183,14 @@ type GameRatings struct {
 	Change  [2]RatingChange // by side, when Changed
 }
 
-// GameRatings returns the ratings of g's players, whether its match is
-// rated and, once rated, the change (one query: game pages show it on
-// every answer).
-func (db *DB) GameRatings(ctx context.Context, g Game) (GameRatings, error) {
+// GameRatings returns the ratings of g's players at now (RDs widened for
+// the time since their last rated game), whether its match is rated and,
+// once rated, the change (one query: game pages show it on every answer).
+func (db *DB) GameRatings(ctx context.Context, g Game, now time.Time) (GameRatings, error) {
 	var out GameRatings
 	var cur [2]struct {
 		rating, rd, vol sql.NullFloat64
-		games           sql.NullInt64
+		games, last     sql.NullInt64
 	}
 	var chg [2]struct {
 		user                                         sql.NullInt64
@@ -170,7 +198,7 @@ func (db *DB) GameRatings(ctx context.Context, g Game) (GameRatings, error) {
 	}
 	err := db.read.QueryRowContext(ctx, `SELECT
 		COALESCE((SELECT rated FROM challenges WHERE match_id = ?1 ORDER BY id LIMIT 1), 0),
-		r0.rating, r0.rd, r0.volatility, r0.games, r1.rating, r1.rd, r1.volatility, r1.games,
+		r0.rating, r0.rd, r0.volatility, r0.games, r0.updated_at, r1.rating, r1.rd, r1.volatility, r1.games, r1.updated_at,
 		c0.user_id, c0.rating_before, c0.rd_before, c0.rating_after, c0.rd_after,
 		c1.user_id, c1.rating_before, c1.rd_before, c1.rating_after, c1.rd_after
 		FROM (SELECT 1)
@@ -179,7 +207,7 @@ func (db *DB) GameRatings(ctx context.Context, g Game) (GameRatings, error) {
 		LEFT JOIN rating_changes c0 ON c0.game_id = ?5 AND c0.side = 0
 		LEFT JOIN rating_changes c1 ON c1.game_id = ?5 AND c1.side = 1`,
 		g.MatchID, g.Side[0].ID, g.Side[1].ID, g.Game, g.ID).Scan(&out.Rated,
-		&cur[0].rating, &cur[0].rd, &cur[0].vol, &cur[0].games, &cur[1].rating, &cur[1].rd, &cur[1].vol, &cur[1].games,
+		&cur[0].rating, &cur[0].rd, &cur[0].vol, &cur[0].games, &cur[0].last, &cur[1].rating, &cur[1].rd, &cur[1].vol, &cur[1].games, &cur[1].last,
 		&chg[0].user, &chg[0].ratingBefore, &chg[0].rdBefore, &chg[0].ratingAfter, &chg[0].rdAfter,
 		&chg[1].user, &chg[1].ratingBefore, &chg[1].rdBefore, &chg[1].ratingAfter, &chg[1].rdAfter)
 	if err != nil {
@@ -191,6 +219,8 @@ func (db *DB) GameRatings(ctx context.Context, g Game) (GameRatings, error) {
 		if cur[i].rating.Valid {
 			out.Current[i].Rating, out.Current[i].RD = cur[i].rating.Float64, cur[i].rd.Float64
 			out.Current[i].Volatility, out.Current[i].Games = cur[i].vol.Float64, int(cur[i].games.Int64)
+			out.Current[i].LastGame = fromUnix(cur[i].last.Int64)
+			out.Current[i] = out.Current[i].at(now)
 		}
 		if out.Changed {
 			out.Change[i] = RatingChange{UserID: chg[i].user.Int64, RatingBefore: chg[i].ratingBefore.Float64,

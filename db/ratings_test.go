@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
@@ -46,7 +47,7 @@ func resignAs(t *testing.T, store *db.DB, g db.Game, loser db.User) db.Game {
 
 func rating(t *testing.T, store *db.DB, u db.User, game string) db.PlayerRating {
 	t.Helper()
-	r, err := store.Rating(context.Background(), u.ID, game)
+	r, err := store.Rating(context.Background(), u.ID, game, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestRatedGameUpdatesBothPlayers(t *testing.T) {
 	if ann.Games != 1 || bob.Games != 1 || !approx(ann.RD, 290.32) || ann.RD != bob.RD {
 		t.Fatalf("ann %+v, bob %+v", ann, bob)
 	}
-	gr, err := store.GameRatings(context.Background(), g)
+	gr, err := store.GameRatings(context.Background(), g, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestRatedGameUpdatesBothPlayers(t *testing.T) {
 		gr.Change[1].UserID != u[1].ID || !approx(gr.Change[1].RatingAfter, bob.Rating) {
 		t.Fatalf("the game's rating change is %+v", gr)
 	}
-	list, err := store.Ratings(context.Background(), u[0].ID)
+	list, err := store.Ratings(context.Background(), u[0].ID, t0)
 	if err != nil || len(list) != 1 || list[0].Game != "trench" {
 		t.Fatalf("ann's ratings: %+v, %v", list, err)
 	}
@@ -95,7 +96,7 @@ func TestUnratedGameLeavesRatingsAlone(t *testing.T) {
 	if after := rating(t, store, u[0], "trench"); after != before {
 		t.Fatalf("an unrated game changed ann's rating: %+v → %+v", before, after)
 	}
-	gr, err := store.GameRatings(context.Background(), g)
+	gr, err := store.GameRatings(context.Background(), g, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestRatingsArePerGame(t *testing.T) {
 	if r := rating(t, store, u[0], "cards"); r.Games != 0 || r.Rating != 1500 {
 		t.Errorf("ann's card game rating %+v, want a new player's", r)
 	}
-	list, _ := store.Ratings(context.Background(), u[1].ID)
+	list, _ := store.Ratings(context.Background(), u[1].ID, t0)
 	if len(list) != 2 || list[0].Game != "trench" || list[1].Game != "trenches" {
 		t.Errorf("bob's ratings %+v, want trench and trenches", list)
 	}
@@ -222,5 +223,58 @@ func TestFailedFinishLeavesRatingsUntouched(t *testing.T) {
 	var n int
 	if err := raw.QueryRow(`SELECT COUNT(*) FROM rating_changes`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d rating changes stored (%v), want none", n, err)
+	}
+}
+
+// TestRDWidensWithoutGames: a rating's RD grows with the time since the
+// player's last rated game in that game, one Glicko-2 rating period per
+// 1/0.21436 days (about 4.67), and the widened RD is what the next rated
+// game starts from. Worked by hand: after two new players' first game
+// both have RD 290.319 and σ 0.0599997; 100 days later that is 21.436
+// periods, φ² = (290.319 / 173.7178)² = 2.792970, + 21.436 × 0.0036 =
+// 2.870137, √ × 173.7178 = 294.30.
+func TestRDWidensWithoutGames(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	u := users(t, store, "ann", "bob", "cid")
+	resignAs(t, store, startMatch(t, store, u[0], u[1], "trench", "single", true), u[1])
+	later := t0.Add(100 * 24 * time.Hour)
+	if r, err := store.Rating(ctx, u[0].ID, "trench", t0); err != nil || math.Abs(r.RD-290.32) > 0.01 {
+		t.Fatalf("RD right after the game %.2f (%v), want 290.32", r.RD, err)
+	}
+	r, err := store.Rating(ctx, u[0].ID, "trench", later)
+	if err != nil || math.Abs(r.RD-294.30) > 0.01 || math.Abs(r.Rating-1662.31) > 0.01 {
+		t.Fatalf("100 days later: %.2f ± %.2f (%v), want 1662.31 ± 294.30", r.Rating, r.RD, err)
+	}
+	list, err := store.Ratings(ctx, u[1].ID, later)
+	if err != nil || len(list) != 1 || math.Abs(list[0].RD-294.30) > 0.01 {
+		t.Fatalf("bob's ratings 100 days later: %+v (%v), want RD 294.30", list, err)
+	}
+	// A new player's RD stays at 350.
+	if r, _ := store.Rating(ctx, u[2].ID, "trench", later); r.RD != 350 {
+		t.Fatalf("a new player's RD is %.2f", r.RD)
+	}
+	// The next rated game starts from the widened RD.
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: u[0].ID, Opponent: "bob", Game: "trench", Variant: "single",
+		Color: "0", DaysPerMove: 3, Rated: true}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := store.AcceptChallenge(ctx, c.ID, u[1].ID, 7, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := store.Resign(ctx, id, u[1].ID, 0, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := store.GameRatings(ctx, g, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ch := range gr.Change {
+		if math.Abs(ch.RDBefore-294.30) > 0.01 {
+			t.Errorf("side %d's RD before the second game %.2f, want 294.30", i, ch.RDBefore)
+		}
 	}
 }

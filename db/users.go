@@ -16,18 +16,49 @@ type User struct {
 	PasswordHash string
 	BoardView    string // "diamond" or "square"
 	CreatedAt    time.Time
+	Admin        bool      // may use the admin pages and actions
+	SuspendedAt  time.Time // zero unless suspended: no sign-in, no session
+	DeletedAt    time.Time // zero unless deleted: Name is then a tombstone
+	// SessionGen is the generation of the account's sessions: a session
+	// started under another value has been ended (a password reset, a
+	// suspension or a deletion moves it on).
+	SessionGen int64
 }
 
-// CreateUser stores a new account with an already hashed password.
-// Errors: KindConflict when the name is taken (in any case).
+// Suspended reports whether the account is suspended.
+func (u User) Suspended() bool { return !u.SuspendedAt.IsZero() }
+
+// Deleted reports whether the account was deleted.
+func (u User) Deleted() bool { return !u.DeletedAt.IsZero() }
+
+// Active reports whether the account may sign in and keep a session:
+// neither suspended nor deleted.
+func (u User) Active() bool { return !u.Suspended() && !u.Deleted() }
+
+// TombstonePrefix starts the name a deleted account gets ("deleted-12"):
+// no new account may take a name with it.
+const TombstonePrefix = "deleted-"
+
+// ReservedName reports whether name is kept for deleted accounts.
+func ReservedName(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), TombstonePrefix)
+}
+
+// CreateUser stores a new account with an already hashed password. The
+// first account of a server is its admin. Errors: KindConflict when the
+// name is taken (in any case); KindInvalid for a name kept for deleted
+// accounts (ReservedName).
 func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now time.Time) (User, error) {
+	if ReservedName(name) {
+		return User{}, Errorf(KindInvalid, "Names beginning with %q are kept for deleted accounts; please choose another.", TombstonePrefix)
+	}
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return User{}, err
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx,
-		`INSERT INTO users (name, password_hash, created_at) VALUES (?, ?, ?)`,
+		`INSERT INTO users (name, password_hash, created_at, is_admin) VALUES (?, ?, ?, NOT EXISTS (SELECT 1 FROM users WHERE computer_level IS NULL))`,
 		name, passwordHash, unix(now))
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
@@ -39,19 +70,22 @@ func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now tim
 	if err != nil {
 		return User{}, err
 	}
-	if err := tx.Commit(); err != nil {
-		return User{}, err
+	u, err := scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	if err != nil {
+		return User{}, fmt.Errorf("db: create user: %w", err)
 	}
-	return User{ID: id, Name: name, PasswordHash: passwordHash, BoardView: "diamond", CreatedAt: now.UTC()}, nil
+	return u, tx.Commit()
 }
 
-const userColumns = `id, name, password_hash, board_view, created_at`
+const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
 	var created int64
-	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created)
+	var suspended, deleted sql.NullInt64
+	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen)
 	u.CreatedAt = fromUnix(created)
+	u.SuspendedAt, u.DeletedAt = fromNullUnix(suspended), fromNullUnix(deleted)
 	return u, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -17,7 +18,9 @@ func (db *DB) SetVacationDays(days int) {
 	db.vacationDays = max(days, 0)
 }
 
-func (db *DB) vacationAllowance() time.Duration {
+// VacationAllowance is every player's yearly vacation allowance; 0 when
+// vacations are off.
+func (db *DB) VacationAllowance() time.Duration {
 	return time.Duration(db.vacationDays) * 24 * time.Hour
 }
 
@@ -116,72 +119,65 @@ type VacationStatus struct {
 	Allowance time.Duration
 }
 
-// vacationUse returns how much of the allowance userID has used in now's
-// year, and the vacation lasting now. Vacations are charged to the year
-// they started in when they end; one that reached its ends_by without
-// being closed yet counts as ended then. It only reads.
-func (db *DB) vacationUse(ctx context.Context, q queryer, userID int64, now time.Time) (time.Duration, *Vacation, error) {
-	var year int
-	var usedS, lapsedS int64
-	if err := q.QueryRowContext(ctx, `SELECT vacation_year, vacation_used_s FROM users WHERE id = ?`, userID).Scan(&year, &usedS); err != nil {
-		return 0, nil, fmt.Errorf("db: vacation allowance: %w", err)
+// yearStart is 1 January of year at 00:00 UTC.
+func yearStart(year int) time.Time { return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// chargedTo returns how much of the vacations vs falls in the calendar
+// year (UTC): each day of a vacation counts against the allowance of the
+// year it falls in. A vacation not ended counts until its ends_by.
+func chargedTo(vs []Vacation, year int) time.Duration {
+	return overlap(vs, yearStart(year), yearStart(year+1))
+}
+
+// endsBy returns when a vacation starting at start ends at the latest:
+// when the allowance of a year it reaches is used up, each year's part
+// charged to that year, the other vacations vs charged as well.
+func endsBy(vs []Vacation, start time.Time, allowance time.Duration) time.Time {
+	at := start
+	for range 100 { // an allowance of a whole year or more would go on for ever
+		year := at.UTC().Year()
+		left := max(allowance-chargedTo(vs, year), 0)
+		if next := yearStart(year + 1); at.Add(left).Before(next) {
+			return at.Add(left)
+		} else {
+			at = next
+		}
 	}
-	if year != now.Year() {
-		usedS = 0
-	}
-	if err := q.QueryRowContext(ctx, `SELECT COALESCE(SUM(ends_by - started_at), 0) FROM vacations
-		WHERE user_id = ? AND ended_at IS NULL AND ends_by <= ? AND started_at >= ?`,
-		userID, unix(now), time.Date(now.Year(), 1, 1, 0, 0, 0, 0, time.UTC).Unix()).Scan(&lapsedS); err != nil {
-		return 0, nil, fmt.Errorf("db: lapsed vacations: %w", err)
-	}
-	usedS += lapsedS
-	vs, err := vacationsOf(ctx, q, userID, now)
+	return at
+}
+
+// vacationUse returns userID's vacations that end after 1 January of
+// now's year, with the one lasting at now apart (nil when none). It only
+// reads.
+func vacationUse(ctx context.Context, q queryer, userID int64, now time.Time) ([]Vacation, *Vacation, error) {
+	vs, err := vacationsOf(ctx, q, userID, yearStart(now.UTC().Year()))
 	if err != nil {
-		return 0, nil, err
+		return nil, nil, err
 	}
-	if v, ok := vacationAt(vs, now); ok {
-		return secs(usedS), &v, nil
+	v, ok := vacationAt(vs, now)
+	if !ok {
+		return vs, nil, nil
 	}
-	return secs(usedS), nil, nil
+	others := make([]Vacation, 0, len(vs)-1)
+	for _, o := range vs {
+		if o != v {
+			others = append(others, o)
+		}
+	}
+	return others, &v, nil
 }
 
 // closeVacations ends userID's open vacations at now — all of them when
-// all is true, else only those whose allowance ran out by now — and
-// charges their length to the allowance of the year they started in.
+// all is true, else only those whose allowance ran out by now (they end
+// at their ends_by).
 func closeVacations(ctx context.Context, tx execer, userID int64, now time.Time, all bool) error {
 	cond := `ends_by <= ?2`
 	if all {
 		cond = `1`
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, started_at, MIN(ends_by, ?2) FROM vacations
-		WHERE user_id = ?1 AND ended_at IS NULL AND `+cond, userID, unix(now))
-	if err != nil {
-		return fmt.Errorf("db: open vacations: %w", err)
-	}
-	type span struct{ id, start, end int64 }
-	var spans []span
-	for rows.Next() {
-		var s span
-		if err := rows.Scan(&s.id, &s.start, &s.end); err != nil {
-			rows.Close()
-			return err
-		}
-		spans = append(spans, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, s := range spans {
-		if _, err := tx.ExecContext(ctx, `UPDATE vacations SET ended_at = ? WHERE id = ?`, s.end, s.id); err != nil {
-			return fmt.Errorf("db: end vacation: %w", err)
-		}
-		year := fromUnix(s.start).Year()
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET
-			vacation_used_s = CASE WHEN vacation_year = ?1 THEN vacation_used_s ELSE 0 END + ?2, vacation_year = ?1
-			WHERE id = ?3 AND vacation_year <= ?1`, year, max(s.end-s.start, 0), userID); err != nil {
-			return fmt.Errorf("db: charge vacation: %w", err)
-		}
+	if _, err := tx.ExecContext(ctx, `UPDATE vacations SET ended_at = MIN(ends_by, ?2)
+		WHERE user_id = ?1 AND ended_at IS NULL AND `+cond, userID, unix(now)); err != nil {
+		return fmt.Errorf("db: end vacation: %w", err)
 	}
 	return nil
 }
@@ -192,11 +188,11 @@ func (db *DB) Vacation(ctx context.Context, userID int64, now time.Time) (Vacati
 }
 
 func (db *DB) vacationStatus(ctx context.Context, tx queryer, userID int64, now time.Time) (VacationStatus, error) {
-	usedSoFar, v, err := db.vacationUse(ctx, tx, userID, now)
+	others, v, err := vacationUse(ctx, tx, userID, now)
 	if err != nil {
 		return VacationStatus{}, err
 	}
-	st := VacationStatus{Allowance: db.vacationAllowance(), Left: max(db.vacationAllowance()-usedSoFar, 0)}
+	st := VacationStatus{Allowance: db.VacationAllowance(), Left: max(db.VacationAllowance()-chargedTo(others, now.UTC().Year()), 0)}
 	if v != nil {
 		st.On, st.Auto, st.Since, st.EndsBy = true, v.Auto, v.Start, v.End
 	}
@@ -205,7 +201,8 @@ func (db *DB) vacationStatus(ctx context.Context, tx queryer, userID int64, now 
 
 // StartVacation stops userID's clocks in every game from now until they
 // end the vacation or their yearly allowance runs out. Errors:
-// KindConflict when already on vacation or no allowance is left.
+// KindConflict when vacations are off, when already on vacation or when
+// no allowance is left.
 func (db *DB) StartVacation(ctx context.Context, userID int64, now time.Time) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -229,13 +226,19 @@ func (db *DB) startVacation(ctx context.Context, tx execer, userID int64, start,
 		return err
 	}
 	switch {
+	case st.Allowance == 0:
+		return Errorf(KindConflict, "Vacations are off on this server.")
 	case st.On:
 		return Errorf(KindConflict, "You are already on vacation.")
 	case st.Left <= 0:
 		return Errorf(KindConflict, "No vacation is left this year (the allowance is %d days).", db.vacationDays)
 	}
+	vs, _, err := vacationUse(ctx, tx, userID, start)
+	if err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO vacations (user_id, started_at, ends_by, auto) VALUES (?, ?, ?, ?)`,
-		userID, unix(start), unix(start.Add(st.Left)), auto); err != nil {
+		userID, unix(start), unix(endsBy(vs, start, db.VacationAllowance())), auto); err != nil {
 		return fmt.Errorf("db: start vacation: %w", err)
 	}
 	return refreshDeadlines(ctx, tx, userID, now)
@@ -299,45 +302,74 @@ type ClockState struct {
 // Clock returns the clock of an active game g at now (one query: both
 // players' vacations since the turn started).
 func (db *DB) Clock(ctx context.Context, g Game, now time.Time) (ClockState, error) {
-	var cs ClockState
-	since := g.TurnStarted
-	if now.Before(since) {
-		since = now
+	cs, err := db.Clocks(ctx, []Game{g}, now)
+	if err != nil {
+		return ClockState{}, err
+	}
+	return cs[0], nil
+}
+
+// Clocks returns the clocks of games at now, by index, as Clock does for
+// each (one query for all: the players' vacations since the earliest
+// turn started). Finished games get a zero ClockState.
+func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockState, error) {
+	out := make([]ClockState, len(games))
+	since := now
+	var ids []any
+	seen := map[int64]bool{}
+	for _, g := range games {
+		if g.Finished() {
+			continue
+		}
+		if g.TurnStarted.Before(since) {
+			since = g.TurnStarted
+		}
+		for _, p := range g.Side {
+			if !seen[p.ID] {
+				seen[p.ID] = true
+				ids = append(ids, p.ID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id IN (?, ?) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
-		g.Side[0].ID, g.Side[1].ID, unix(since))
+		FROM vacations WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		append(ids, unix(since))...)
 	if err != nil {
-		return cs, fmt.Errorf("db: vacations: %w", err)
+		return nil, fmt.Errorf("db: vacations: %w", err)
 	}
 	defer rows.Close()
-	var vs [2][]Vacation
+	vs := map[int64][]Vacation{}
 	for rows.Next() {
 		var user, start, end int64
 		var v Vacation
 		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
-			return cs, err
+			return nil, err
 		}
 		v.Start, v.End = fromUnix(start), fromUnix(end)
-		for i := range g.Side {
-			if g.Side[i].ID == user {
-				vs[i] = append(vs[i], v)
-			}
-		}
+		vs[user] = append(vs[user], v)
 	}
 	if err := rows.Err(); err != nil {
-		return cs, err
+		return nil, err
 	}
-	for i := range vs {
-		if v, ok := vacationAt(vs[i], now); ok {
-			cs.Vacation[i] = VacationStatus{On: true, Auto: v.Auto, Since: v.Start, EndsBy: v.End}
+	for k, g := range games {
+		if g.Finished() {
+			continue
+		}
+		cs := &out[k]
+		for i, p := range g.Side {
+			if v, ok := vacationAt(vs[p.ID], now); ok {
+				cs.Vacation[i] = VacationStatus{On: true, Auto: v.Auto, Since: v.Start, EndsBy: v.End}
+			}
+		}
+		cs.Banks = g.Bank
+		if g.ToMove.Valid() {
+			cs.Left = timeLeft(g.TurnStarted, now, g.Clock.allowance(g.Bank[g.ToMove]), vs[g.Side[g.ToMove].ID])
+			cs.Banks[g.ToMove] = max(cs.Left, 0)
+			cs.Stopped = cs.Vacation[g.ToMove].On
 		}
 	}
-	cs.Banks = g.Bank
-	if g.ToMove.Valid() {
-		cs.Left = timeLeft(g.TurnStarted, now, g.Clock.allowance(g.Bank[g.ToMove]), vs[g.ToMove])
-		cs.Banks[g.ToMove] = max(cs.Left, 0)
-		cs.Stopped = cs.Vacation[g.ToMove].On
-	}
-	return cs, nil
+	return out, nil
 }

@@ -150,3 +150,68 @@ func TestTimeBank(t *testing.T) {
 		Clock: db.TimeControl{Kind: "bank", BankInitial: 10 * day, BankMax: day}}, t0)
 	wantKind(t, err, db.KindInvalid)
 }
+
+// TestVacationAcrossNewYear: each day of a vacation is charged to the
+// calendar year (UTC) it falls in, and a vacation that would go past the
+// new year's allowance ends when that is used up.
+func TestVacationAcrossNewYear(t *testing.T) {
+	store, _ := open(t)
+	store.SetVacationDays(20)
+	ctx := context.Background()
+	u := users(t, store, "ann", "bob")
+	ann, bob := u[0], u[1]
+	newYear := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+
+	// Ann leaves on 20 December at noon with her 20 days: 11.5 of them
+	// fall in 2026, then 2027's 20 days run until 21 January.
+	start := time.Date(2026, 12, 20, 12, 0, 0, 0, time.UTC)
+	if err := store.StartVacation(ctx, ann.ID, start); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := store.Vacation(ctx, ann.ID, start)
+	if want := newYear.Add(20 * day); !st.EndsBy.Equal(want) {
+		t.Fatalf("a vacation from 20 December ends by %v, want %v", st.EndsBy, want)
+	}
+	// It lapsed; 2027's allowance is gone: no second vacation in a row.
+	after := newYear.Add(21 * day)
+	if st, _ := store.Vacation(ctx, ann.ID, after); st.On || st.Left != 0 {
+		t.Fatalf("on 22 January: %+v, want no vacation and nothing left", st)
+	}
+	wantKind(t, store.StartVacation(ctx, ann.ID, after), db.KindConflict)
+
+	// Bob used 15 days in June: on 29 December 5 are left, and the 3 days
+	// to the new year come out of them; from 1 January 2027's allowance
+	// pays. He is back on 2 January: 1 day of 2027 is used, 19 are left.
+	june := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	if err := store.StartVacation(ctx, bob.ID, june); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.EndVacation(ctx, bob.ID, june.Add(15*day)); err != nil {
+		t.Fatal(err)
+	}
+	dec29 := newYear.Add(-3 * day)
+	if st, _ := store.Vacation(ctx, bob.ID, dec29); st.Left != 5*day {
+		t.Fatalf("on 29 December bob has %v left, want 5 days", st.Left)
+	}
+	if err := store.StartVacation(ctx, bob.ID, dec29); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := store.Vacation(ctx, bob.ID, dec29); !st.EndsBy.Equal(newYear.Add(20 * day)) {
+		t.Fatalf("bob's vacation from 29 December ends by %v, want 21 January", st.EndsBy)
+	}
+	if err := store.EndVacation(ctx, bob.ID, newYear.Add(day)); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := store.Vacation(ctx, bob.ID, newYear.Add(day)); st.Left != 19*day {
+		t.Fatalf("back on 2 January bob has %v left, want 19 days", st.Left)
+	}
+
+	// With only 2026's allowance left and no new year in between, a
+	// vacation ends when it is used up.
+	if err := store.StartVacation(ctx, bob.ID, newYear.Add(10*day)); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := store.Vacation(ctx, bob.ID, newYear.Add(10*day)); !st.EndsBy.Equal(newYear.Add(29 * day)) {
+		t.Fatalf("bob's second 2027 vacation ends by %v, want 30 January (19 days)", st.EndsBy)
+	}
+}

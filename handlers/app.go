@@ -135,11 +135,19 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	return e, a, nil
 }
 
-// ExpireLoop ends timed-out games every interval until ctx is done.
+// ExpireLoop starts the tournaments whose sign-up has ended and ends
+// timed-out games every interval until ctx is done.
 func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
+		if n, err := a.db.StartDueTournaments(ctx, a.cfg.Now()); err != nil {
+			if ctx.Err() == nil {
+				a.log.Error("start tournaments", "err", err)
+			}
+		} else if n > 0 {
+			a.log.Info("tournaments started", "count", n)
+		}
 		n, err := a.db.ExpireGames(ctx, a.cfg.Now())
 		if ctx.Err() == nil {
 			a.metrics.job("timeouts", err)

@@ -129,7 +129,10 @@ func (h *archiveHandler) player(c echo.Context) error {
 		}
 		p.Records = append(p.Records, views.PlayerRecordRow{Game: title, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
 	}
-	if p.Ratings, err = playerRatings(ctx, h.db, u.ID); err != nil {
+	if p.Ratings, err = playerRatings(ctx, h.db, u.ID, h.now()); err != nil {
+		return err
+	}
+	if p.Charts, err = ratingCharts(ctx, h.db, u.ID); err != nil {
 		return err
 	}
 	active, err := h.db.ActiveGames(ctx, u.ID)
@@ -140,18 +143,16 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	now := h.now()
-	for _, list := range []struct {
-		games []db.Game
-		out   *[]views.GameRow
-	}{{active, &p.Active}, {finished, &p.Finished}} {
-		for _, g := range list.games {
-			r, err := gameRow(g, u.ID, now)
-			if err != nil {
-				return err
-			}
-			r.YourTurn = false
-			*list.out = append(*list.out, r)
+	now, viewer := h.now(), currentViewer(c).ID
+	if p.Active, err = gameRows(ctx, h.db, active, u.ID, viewer, now); err != nil {
+		return err
+	}
+	if p.Finished, err = gameRows(ctx, h.db, finished, u.ID, viewer, now); err != nil {
+		return err
+	}
+	for _, list := range [][]views.GameRow{p.Active, p.Finished} {
+		for i := range list {
+			list[i].YourTurn = false
 		}
 	}
 	return render(c, http.StatusOK, views.PlayerView(p), nil)
@@ -185,6 +186,14 @@ func (h *archiveHandler) record(c echo.Context) error {
 	if rules.HidesInformation(eng) && !g.Finished() {
 		return db.Errorf(db.KindForbidden, "The record of a %s game is published once the game has ended: until then it would show hidden cards.", eng.Title())
 	}
+	r := gameRecord(eng, g, moves)
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.txt"`, g.Game, g.ID))
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(r.String()))
+}
+
+// gameRecord is the record of game g (engine eng) with its moves: the
+// tags naming the players, dates and result, and the move list.
+func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	names := eng.SideNames()
 	r := rules.Record{Game: g.Game, Variant: g.Variant, Seed: g.Seed, Tags: [][2]string{
 		{"Site", "Trench"},
@@ -207,8 +216,7 @@ func (h *archiveHandler) record(c echo.Context) error {
 	for _, m := range moves {
 		r.Moves = append(r.Moves, m.Move)
 	}
-	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.txt"`, g.Game, g.ID))
-	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(r.String()))
+	return r
 }
 
 // image sends the position after ?ply=N (default: the current one) as an

@@ -64,6 +64,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	if !validName.MatchString(name) {
 		return formError(c, http.StatusBadRequest, true, name, `A name is 3 to 24 letters, digits, "-" or "_".`)
 	}
+	if db.ReservedName(name) {
+		return formError(c, http.StatusBadRequest, true, name, "Names beginning with \""+db.TombstonePrefix+"\" are kept for deleted accounts; please choose another.")
+	}
 	if utf8.RuneCountInString(pw) < MinPasswordLength {
 		return formError(c, http.StatusBadRequest, true, name, "A password needs at least 8 characters.")
 	}
@@ -80,7 +83,7 @@ func (h *authHandler) signUp(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if err := h.startSession(c, u.ID); err != nil {
+	if err := h.startSession(c, u); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
@@ -101,26 +104,36 @@ func (h *authHandler) signIn(c echo.Context) error {
 	if err != nil || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(pw)) != nil {
 		return formError(c, http.StatusUnauthorized, false, name, "Wrong name or password.")
 	}
-	if err := h.startSession(c, u.ID); err != nil {
+	if u.Suspended() {
+		return formError(c, http.StatusForbidden, false, name, "This account is suspended. Please ask the server's admin.")
+	}
+	if err := h.startSession(c, u); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
 }
 
-func (h *authHandler) startSession(c echo.Context, uid int64) error {
+// startSession signs u in: the session carries u's id and session
+// generation (db.User.SessionGen).
+func (h *authHandler) startSession(c echo.Context, u db.User) error {
 	s, _ := h.store.Get(c.Request(), sessionName)
-	s.Values = map[any]any{"uid": uid}
+	s.Values = map[any]any{"uid": u.ID, "gen": u.SessionGen}
 	return s.Save(c.Request(), c.Response())
 }
 
 func (h *authHandler) signOut(c echo.Context) error {
-	s, _ := h.store.Get(c.Request(), sessionName)
-	s.Values = map[any]any{}
-	s.Options.MaxAge = -1
-	if err := s.Save(c.Request(), c.Response()); err != nil {
+	if err := h.endSession(c); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+// endSession signs this browser out (its session cookie is removed).
+func (h *authHandler) endSession(c echo.Context) error {
+	s, _ := h.store.Get(c.Request(), sessionName)
+	s.Values = map[any]any{}
+	s.Options.MaxAge = -1
+	return s.Save(c.Request(), c.Response())
 }
 
 func (h *authHandler) settings(c echo.Context) error {

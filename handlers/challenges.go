@@ -84,10 +84,16 @@ var (
 	defaultBank  = db.TimeControl{Kind: "bank", BankInitial: 10 * 24 * time.Hour, BankAdd: 36 * time.Hour, BankMax: 20 * 24 * time.Hour}
 )
 
-// formClock reads the time control of the challenge form.
+// formClock reads the time control of the challenge form: days per move
+// when "clock" is "move" or missing, a time bank for "bank"; any other
+// kind is passed on for CreateChallenge to refuse.
 func formClock(c echo.Context) db.TimeControl {
-	if c.FormValue("clock") != "bank" {
+	switch kind := c.FormValue("clock"); kind {
+	case "", "move":
 		return db.TimeControl{}
+	case "bank":
+	default:
+		return db.TimeControl{Kind: kind}
 	}
 	num := func(name string, unit time.Duration) time.Duration {
 		n, err := strconv.Atoi(c.FormValue(name))

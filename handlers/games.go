@@ -220,6 +220,25 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			LastMove: lastClicks,
 		},
 	}
+	if side.Valid() && !g.Finished() && side != g.ToMove && review < 0 {
+		plan := &views.PlanPanel{Action: gameURL + "/plan", CSRF: pageOf(c, "").CSRF, Ply: g.Ply}
+		if rules.HidesInformation(eng) {
+			plan.Unavailable = "Conditional moves are not offered in " + eng.Title() + ": your opponent's cards are hidden, so no reply can be planned in advance."
+		} else if pl, ok, err := h.db.PlanOf(c.Request().Context(), g.ID, v.ID); err != nil {
+			return views.GamePage{}, err
+		} else if ok && pl.BasePly == g.Ply {
+			var lines []string
+			for _, l := range pl.Lines {
+				lines = append(lines, strings.Join(l, " "))
+			}
+			plan.Text, plan.Lines = strings.Join(lines, "\n"), len(lines)
+		}
+		p.Plan = plan
+	}
+	if t := s.match.Tournament; t.ID != 0 {
+		p.Tournament = fmt.Sprintf("%s · round %d", t.Name, t.Round)
+		p.TournamentHref = fmt.Sprintf("/tournaments/%d", t.ID)
+	}
 	res := shown.Result()
 	for i := range p.Players {
 		sd := rules.Side(i)
@@ -310,14 +329,18 @@ func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, n
 	if err != nil {
 		return err
 	}
-	left := clockText(now.Add(cs.Left), now)
+	mover, you := g.Side[g.ToMove], viewer == g.ToMove
 	switch {
 	case cs.Stopped:
-		p.Clock = fmt.Sprintf("The clock is stopped: %s is on vacation (%s on the clock).", g.Side[g.ToMove].Name, strings.TrimSuffix(left, " left"))
-	case viewer == g.ToMove:
-		p.Clock = "You have " + strings.TrimSuffix(left, " left") + " to move."
+		p.Clock = "The clock is stopped: " + vacationClock(mover.Name, you, cs.Vacation[g.ToMove], cs.Left) + "."
+	case cs.Left <= 0:
+		if p.Clock, err = h.timeUp(ctx, mover, you, cs.Left, now); err != nil {
+			return err
+		}
+	case you:
+		p.Clock = "You have " + clockSpan(cs.Left) + " to move."
 	default:
-		p.Clock = left + " to move."
+		p.Clock = clockText(cs.Left) + " to move."
 	}
 	if g.Clock.Kind == "bank" {
 		p.Banks = fmt.Sprintf("Time banks: %s %s · %s %s", names[0], span(cs.Banks[0]), names[1], span(cs.Banks[1]))
@@ -338,6 +361,28 @@ func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, n
 			who, v.Since.Format("2 January 15:04"), how, v.EndsBy.Format("2 January 15:04"), map[bool]string{true: "your", false: "their"}[rules.Side(i) == viewer]))
 	}
 	return nil
+}
+
+// timeUp says what happens once mover's time to move ran out (left ≤ 0,
+// before the background job acted on it): their vacation allowance is
+// used first, when some is left past the moment the time ran out, and
+// then the game is lost on time.
+func (h *gameHandler) timeUp(ctx context.Context, mover db.Player, you bool, left time.Duration, now time.Time) (string, error) {
+	st, err := h.db.Vacation(ctx, mover.ID, now)
+	if err != nil {
+		return "", err
+	}
+	whose, their := mover.Name+"'s", mover.Name+"'s"
+	if you {
+		whose, their = "Your", "your"
+	}
+	if rest := st.Left + left; rest > 0 {
+		if you {
+			return fmt.Sprintf("Your time to move has run out: your vacation allowance is being used (%s left this year); move before it is used up or the game is lost on time.", span(rest)), nil
+		}
+		return fmt.Sprintf("The time to move has run out: %s vacation allowance is being used (%s left this year) before the game is lost on time.", their, span(rest)), nil
+	}
+	return whose + " time to move has run out: the game will be lost on time.", nil
 }
 
 // span writes a duration in days and hours ("7 days 12 hours").
@@ -652,6 +697,19 @@ func (h *gameHandler) resign(c echo.Context) error {
 		}
 		_, err := h.db.Resign(ctx, id, uid, ply, h.now())
 		return err
+	})
+}
+
+// plan saves the viewer's conditional moves (an empty plan clears them).
+// Errors: the game page with the reason (the first illegal move) and a
+// 400; a stale ply a 409.
+func (h *gameHandler) plan(c echo.Context) error {
+	text := c.FormValue("plan")
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		if len(text) > 4000 {
+			return db.Errorf(db.KindInvalid, "The plan is too long.")
+		}
+		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 	})
 }
 

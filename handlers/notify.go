@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -12,9 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 	"github.com/wneessen/go-mail"
+	"golang.org/x/net/idna"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/views"
@@ -83,8 +86,11 @@ func (s SMTPConfig) client() (*mail.Client, error) {
 // mail is lost, never repeated (recording after sending would repeat it
 // whenever the process stopped between the two). To lose as little as
 // possible, nothing is recorded until a connection to the mail server is
-// open, and the run stops at the first failed send so that the mails after
-// it stay due for the next run.
+// open. A mail the mail server refuses (it answers 4xx or 5xx) is logged
+// and recorded for its recipient (RecordMailFailure, shown on their
+// settings page), and the run goes on with the others; when the
+// connection itself fails the run stops, so that the mails after it stay
+// due for the next run.
 func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	cfg := a.cfg.SMTP
 	if cfg.Addr == "" {
@@ -120,7 +126,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	}()
 	base := strings.TrimRight(a.cfg.BaseURL, "/")
 	sent := 0
-	send := func(claim func() (bool, error), compose func() (*mail.Msg, error), what string) error {
+	send := func(to db.Recipient, claim func() (bool, error), compose func() (*mail.Msg, error), what string) error {
 		ok, err := claim()
 		if err != nil || !ok {
 			return err
@@ -128,31 +134,67 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		msg, err := compose()
 		if err != nil { // recorded already: logged and dropped, never retried
 			a.log.Error("mail: compose", "what", what, "err", err)
-			return nil
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, "the mail could not be written to this address ("+err.Error()+")", now)
 		}
 		if err := client.SendWithSMTPClient(conn, msg); err != nil {
-			return fmt.Errorf("mail: send %s: %w", what, err)
+			var se *mail.SendError
+			if !errors.As(err, &se) || se.ErrorCode() == 0 {
+				return fmt.Errorf("mail: send %s: %w", what, err)
+			}
+			reason := smtpReason(se)
+			a.log.Error("mail: refused", "what", what, "to", to.Email, "answer", reason)
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, "the mail server answered "+reason, now)
 		}
 		sent++
 		return nil
 	}
 	for _, n := range notices {
-		err := send(func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
-			func() (*mail.Msg, error) { return a.moveMail(n, base, now) },
+		err := send(n.To, func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
+			func() (*mail.Msg, error) { return a.moveMail(ctx, n, base, now) },
 			fmt.Sprintf("move notice to %s for game %d at ply %d", n.To.Name, n.Game.ID, n.Game.Ply))
 		if err != nil {
 			return sent, err
 		}
 	}
 	for _, d := range digests {
-		err := send(func() (bool, error) { return a.db.ClaimDigest(ctx, d.To.UserID, len(d.Games), now) },
-			func() (*mail.Msg, error) { return a.digestMail(d, base, now) },
+		err := send(d.To, func() (bool, error) { return a.db.ClaimDigest(ctx, d.To.UserID, len(d.Games), now) },
+			func() (*mail.Msg, error) { return a.digestMail(ctx, d, base, now) },
 			fmt.Sprintf("digest to %s for %s", d.To.Name, db.DigestDay(now)))
 		if err != nil {
 			return sent, err
 		}
 	}
 	return sent, nil
+}
+
+// smtpReason is the mail server's answer in a refusal, e.g. "553 5.1.3
+// mailbox name not allowed" (go-mail's error also names the command, the
+// recipients and the message).
+func smtpReason(se *mail.SendError) string {
+	text := strings.TrimPrefix(se.Error(), se.Reason.String()+": ")
+	for _, tail := range []string{", affected recipient(s): ", ", affected message ID: "} {
+		text, _, _ = strings.Cut(text, tail)
+	}
+	if code, msg, ok := strings.Cut(text, " "); ok && len(code) == 3 {
+		if unq, err := strconv.Unquote(msg); err == nil {
+			text = code + " " + unq
+		}
+	}
+	return text
+}
+
+// mailDomain is the domain the server's Message-IDs end in: the
+// sender's, or else the base URL's host.
+func (a *App) mailDomain() string {
+	if addr, err := netmail.ParseAddress(a.cfg.SMTP.From); err == nil {
+		if _, domain, ok := strings.Cut(addr.Address, "@"); ok && domain != "" {
+			return domain
+		}
+	}
+	if u, err := url.Parse(a.cfg.BaseURL); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "localhost"
 }
 
 // newMail starts a plain-text message from the configured sender to r.
@@ -166,7 +208,7 @@ func (a *App) newMail(r db.Recipient, subject, body string, now time.Time) (*mai
 	}
 	m.Subject(subject)
 	m.SetDateWithValue(now)
-	m.SetMessageID()
+	m.SetMessageIDWithValue(rand.Text() + "@" + a.mailDomain())
 	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	m.SetBodyString(mail.TypeTextPlain, body)
 	return m, nil
@@ -179,11 +221,12 @@ func mailFooter(base, why string) string {
 }
 
 // moveMail is the mail telling n.To that n.Game waits for their move.
-func (a *App) moveMail(n db.MoveNotice, base string, now time.Time) (*mail.Msg, error) {
-	r, err := gameRow(n.Game, n.To.UserID, now)
+func (a *App) moveMail(ctx context.Context, n db.MoveNotice, base string, now time.Time) (*mail.Msg, error) {
+	rows, err := gameRows(ctx, a.db, []db.Game{n.Game}, n.To.UserID, n.To.UserID, now)
 	if err != nil {
 		return nil, err
 	}
+	r := rows[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hello %s,\n\nit is your move in %s against %s (%s).\n\n", n.To.Name, r.Title, r.Opponent, r.Clock)
 	fmt.Fprintf(&b, "%s%s\n", base, r.Href)
@@ -192,18 +235,18 @@ func (a *App) moveMail(n db.MoveNotice, base string, now time.Time) (*mail.Msg, 
 }
 
 // digestMail is d.To's daily digest of the games waiting for their move.
-func (a *App) digestMail(d db.Digest, base string, now time.Time) (*mail.Msg, error) {
+func (a *App) digestMail(ctx context.Context, d db.Digest, base string, now time.Time) (*mail.Msg, error) {
 	var b strings.Builder
 	subject := "1 game waits for your move"
 	if len(d.Games) != 1 {
 		subject = fmt.Sprintf("%d games wait for your move", len(d.Games))
 	}
 	fmt.Fprintf(&b, "Hello %s,\n\n%s:\n\n", d.To.Name, subject)
-	for _, g := range d.Games {
-		r, err := gameRow(g, d.To.UserID, now)
-		if err != nil {
-			return nil, err
-		}
+	rows, err := gameRows(ctx, a.db, d.Games, d.To.UserID, d.To.UserID, now)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s against %s (%s)\n  %s%s\n", r.Title, r.Opponent, r.Clock, base, r.Href)
 	}
 	b.WriteString(mailFooter(base, "a daily digest of the games waiting for your move"))
@@ -254,8 +297,14 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	if c.Request().Method == http.MethodGet {
 		p.NotifyDone = c.QueryParam("notify") == "1"
 		p.FeedNew = c.QueryParam("feed") == "new"
+		p.VerifySent = c.QueryParam("verify") == "sent"
 	}
+	p.EmailVerified = s.Verified && p.Email == s.Email
 	p.MailOff = !h.mailOn()
+	if s.Failure != "" {
+		p.MailFailure = fmt.Sprintf("The last mail to %s could not be delivered (%s): %s.",
+			s.Email, s.FailedAt.UTC().Format("2 January 2006 15:04 UTC"), s.Failure)
+	}
 	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"
 	return render(c, status, views.SettingsView(p), nil)
 }
@@ -274,11 +323,10 @@ func (h *notifyHandler) saveNotify(c echo.Context) error {
 		if len(raw) > db.MaxEmailLength {
 			return fail(fmt.Sprintf("An e-mail address can be at most %d characters long.", db.MaxEmailLength))
 		}
-		addr, err := netmail.ParseAddress(raw)
-		if err != nil {
-			return fail("That is not an e-mail address; write it as name@example.org.")
+		var msg string
+		if email, msg = parseEmail(raw); msg != "" {
+			return fail(msg)
 		}
-		email = addr.Address
 	}
 	switch {
 	case !mode.Valid():
@@ -293,6 +341,67 @@ func (h *notifyHandler) saveNotify(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?notify=1#notifications")
+}
+
+// atext is what RFC 5322 allows unquoted in the part of an address
+// before the @, besides letters, digits and dots.
+const atext = "!#$%&'*+-/=?^_`{|}~"
+
+// parseEmail reads an e-mail address typed into the settings form, alone
+// or as "Name <address>", and returns the address to store: exactly as
+// typed, except that a domain outside ASCII is converted to its ASCII
+// form (IDNA), so that any mail server takes it. It returns a message for
+// the player instead when the text is no address, when the part before
+// the @ needs quotes (net/mail would store another address than the one
+// typed) or is not ASCII (a mail server without SMTPUTF8 refuses it), or
+// when the domain is no domain name.
+func parseEmail(raw string) (string, string) {
+	addr, err := netmail.ParseAddress(raw)
+	if err != nil {
+		return "", "That is not an e-mail address; write it as name@example.org."
+	}
+	spec := raw
+	if i := strings.LastIndexByte(raw, '<'); i >= 0 && strings.HasSuffix(raw, ">") {
+		spec = raw[i+1 : len(raw)-1]
+	}
+	at := strings.LastIndexByte(spec, '@')
+	if at < 0 {
+		return "", "That is not an e-mail address; write it as name@example.org."
+	}
+	local, domain := spec[:at], spec[at+1:]
+	if strings.ContainsAny(local, `"\ `) {
+		return "", "Write the address without quotes (name@example.org): addresses that need them are not accepted here."
+	}
+	for _, r := range local {
+		if r > unicode.MaxASCII {
+			return "", "Only ASCII letters, digits and . " + strings.Join(strings.Split(atext, ""), " ") +
+				" can come before the @: not every mail server takes other letters there."
+		}
+	}
+	if strings.HasPrefix(domain, "[") {
+		return "", "Give the address with a domain name (name@example.org), not a server's IP address."
+	}
+	ascii, err := idna.Lookup.ToASCII(domain)
+	if err != nil || !strings.Contains(ascii, ".") {
+		return "", fmt.Sprintf("%q is not a domain name; write the address as name@example.org.", domain)
+	}
+	if isASCII(domain) {
+		ascii = domain // kept as typed (IDNA would lower its case)
+	}
+	email := local + "@" + ascii
+	if addr.Address != local+"@"+domain || len(email) > db.MaxEmailLength {
+		return "", "That is not an e-mail address; write it as name@example.org."
+	}
+	return email, ""
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
 }
 
 // regenerateFeed gives the user a new feed address; the old one answers
@@ -335,7 +444,8 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		host = bu.Hostname()
 	}
 	// Entry ids are tag: URIs (RFC 4151) dated by the game's creation:
-	// one per game and ply waiting for the move, one per finished game.
+	// one per game and turn waiting for the move (named by the ply the
+	// turn began at), one per finished game.
 	tag := func(g db.Game, rest string) string {
 		return fmt.Sprintf("tag:%s,%s:games/%d/%s", host, g.CreatedAt.Format(time.DateOnly), g.ID, rest)
 	}
@@ -352,22 +462,29 @@ func (h *notifyHandler) feed(c echo.Context) error {
 			f.Updated = e.Updated
 		}
 	}
-	for _, g := range waiting {
-		r, err := gameRow(g, u.ID, now)
+	clocks, err := h.db.Clocks(ctx, waiting, now)
+	if err != nil {
+		return err
+	}
+	for i, g := range waiting {
+		r, err := gameRow(g, u.ID, u.ID, clocks[i])
 		if err != nil {
 			return err
 		}
+		clock := "Your time runs out on " + g.Deadline.UTC().Format("2 January 2006 at 15:04 UTC")
+		if clocks[i].Stopped {
+			clock = r.Clock
+		}
 		add(views.FeedEntry{
-			ID:    tag(g, "ply/"+strconv.Itoa(g.Ply)),
-			Title: "Your move: " + r.Title + " against " + r.Opponent,
-			Link:  base + r.Href,
-			Summary: fmt.Sprintf("It is your move against %s. Your time runs out on %s.", r.Opponent,
-				g.Deadline.UTC().Format("2 January 2006 at 15:04 UTC")),
+			ID:      tag(g, "ply/"+strconv.Itoa(g.TurnPly)),
+			Title:   "Your move: " + r.Title + " against " + r.Opponent,
+			Link:    base + r.Href,
+			Summary: fmt.Sprintf("It is your move against %s. %s.", r.Opponent, clock),
 			Updated: g.UpdatedAt,
 		})
 	}
 	for _, g := range finished {
-		r, err := gameRow(g, u.ID, now)
+		r, err := gameRow(g, u.ID, u.ID, db.ClockState{})
 		if err != nil {
 			return err
 		}

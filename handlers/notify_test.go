@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"mime"
 	"mime/quotedprintable"
 	"net"
@@ -26,10 +27,11 @@ import (
 
 // delivered is one message the test mail server accepted.
 type delivered struct {
-	From    string
-	To      []string
-	Subject string
-	Body    string // decoded
+	From      string
+	To        []string
+	Subject   string
+	MessageID string
+	Body      string // decoded
 }
 
 // mailSink is a real SMTP server on 127.0.0.1:0 that keeps what it gets.
@@ -43,7 +45,19 @@ type mailSink struct {
 	got      []delivered
 	down     bool
 	failData int
+	refuse   map[string]bool // recipients refused with a 553
 	gate     *sync.WaitGroup
+}
+
+// RefuseRcpt makes the server refuse addr as a recipient (553), as a
+// strict server refuses an address it cannot take.
+func (m *mailSink) RefuseRcpt(addr string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse == nil {
+		m.refuse = map[string]bool{}
+	}
+	m.refuse[addr] = true
 }
 
 func (m *mailSink) SetDown(down bool) {
@@ -124,6 +138,12 @@ func (s *sinkSession) Mail(from string, _ *smtp.MailOptions) error {
 	return nil
 }
 func (s *sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.sink.mu.Lock()
+	refused := s.sink.refuse[to]
+	s.sink.mu.Unlock()
+	if refused {
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 1, 3}, Message: "mailbox name not allowed"}
+	}
 	s.to = append(s.to, to)
 	return nil
 }
@@ -158,7 +178,7 @@ func (s *sinkSession) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
 	s.sink.got = append(s.sink.got, delivered{From: s.from, To: append([]string(nil), s.to...), Subject: subject,
-		Body: strings.ReplaceAll(string(text), "\r\n", "\n")})
+		MessageID: msg.Header.Get("Message-ID"), Body: strings.ReplaceAll(string(text), "\r\n", "\n")})
 	return nil
 }
 
@@ -316,6 +336,7 @@ type atomFeed struct {
 	Entries []struct {
 		ID      string `xml:"id"`
 		Title   string `xml:"title"`
+		Summary string `xml:"summary"`
 		Updated string `xml:"updated"`
 		Links   []struct {
 			Href string `xml:"href,attr"`
@@ -565,8 +586,8 @@ func TestRefusedMailIsNotRepeated(t *testing.T) {
 	s := startMailServer(t, "", nil, sink.Addr)
 	bobsTurn(t, s)
 	sink.FailData(1)
-	if n, err := s.App.SendNotifications(context.Background()); err == nil || n != 0 {
-		t.Fatalf("with the message refused: %d sent, error %v; want 0 and an error", n, err)
+	if n := runMailJob(t, s); n != 0 {
+		t.Fatalf("with the message refused: %d sent, want 0", n)
 	}
 	if n := runMailJob(t, s); n != 0 || len(sink.Mails()) != 0 {
 		t.Fatalf("the refused mail was tried again: %d sent, %d delivered", n, len(sink.Mails()))
@@ -594,5 +615,201 @@ func TestConcurrentRunsSendOnce(t *testing.T) {
 	wg.Wait()
 	if sent[0]+sent[1] != 1 || len(sink.Mails()) != 1 {
 		t.Fatalf("two runs sent %v, %d delivered; want 1 in all", sent, len(sink.Mails()))
+	}
+}
+
+// TestCardTurnMailedOnce: in the card game a turn is several moves by the
+// same player (an attack, then refills); the "your move" mail goes out
+// once, when the turn passes to the player, never after a step of their
+// own turn, and the feed's entry keeps its id for the whole turn.
+func TestCardTurnMailedOnce(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	setNotify(t, a, "alice@example.org", "move")
+	setNotify(t, b, "bob@example.org", "move")
+	aliceFeed, bobFeed := feedURL(t, a), feedURL(t, b)
+	w := newLeakWatch(t, s)
+	id := cardsChallenge(t, w, a, b, "short")
+	mailsTo := func(addr string) int {
+		n := 0
+		for _, m := range sink.Mails() {
+			if m.To[0] == addr {
+				n++
+			}
+		}
+		return n
+	}
+	entryID := func(feed string) string {
+		_, f := getFeed(t, feed)
+		if len(f.Entries) != 1 {
+			t.Fatalf("%s lists %d entries, want the one game", feed, len(f.Entries))
+		}
+		return f.Entries[0].ID
+	}
+	rng := rand.New(rand.NewPCG(5, 21))
+	turns := map[string]int{}    // turns that passed to each player
+	ids := map[string]bool{}     // feed entry ids seen
+	var lastMover, lastID string // the player to move and their feed entry's id
+	steps := 0                   // moves made within a turn, after its first
+	for ply := 0; ply < 40; ply++ {
+		p, _ := whoMoves(t, s, id, a, b)
+		if p == nil {
+			break
+		}
+		addr, feed := p.Name+"@example.org", aliceFeed
+		if p == b {
+			feed = bobFeed
+		}
+		runMailJob(t, s)
+		entry := entryID(feed)
+		if p.Name != lastMover {
+			turns[addr]++
+			if ids[entry] {
+				t.Fatalf("ply %d: a new turn of %s reuses the feed entry id %s", ply, p.Name, entry)
+			}
+			ids[entry] = true
+		} else {
+			steps++
+			if entry != lastID {
+				t.Fatalf("ply %d: %s's feed entry changed id within one turn: %s → %s", ply, p.Name, lastID, entry)
+			}
+		}
+		if got := mailsTo(addr); got != turns[addr] {
+			t.Fatalf("ply %d: %d mails to %s for %d turns", ply, got, addr, turns[addr])
+		}
+		lastMover, lastID = p.Name, entry
+		w.cardsClickMove(p, rng)
+		p.wantStatus(http.StatusOK)
+	}
+	if steps == 0 || turns["alice@example.org"] < 3 || turns["bob@example.org"] < 3 {
+		t.Fatalf("the test saw %d steps within turns and turns %v: too few to tell", steps, turns)
+	}
+}
+
+// TestEmailStoredAsTyped: a valid address is stored exactly as typed (its
+// domain converted to ASCII when it is not), the settings form accepts
+// what it shows, and addresses that would be changed or could not be sent
+// to a plain mail server are refused with a message, changing nothing.
+func TestEmailStoredAsTyped(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	uid := mustUser(t, s, "bob")
+	ctx := context.Background()
+	form := `form[action="/settings/notifications"]`
+	for _, tc := range []struct{ email, msg string }{
+		{`"john doe"@example.org`, "Write the address without quotes"},
+		{`" fred"@example.org`, "Write the address without quotes"},
+		{`"fred"@example.org`, "Write the address without quotes"},
+		{`jöhn@example.org`, "Only ASCII letters, digits and . ! # $ % & ' * + - / = ? ^ _ ` { | } ~ can come before the @"},
+		{`john@[192.0.2.1]`, "Give the address with a domain name"},
+		{`john@exa_mple.org`, "is not a domain name"},
+	} {
+		b.Get("/settings")
+		b.Submit(b.Last.Find(form), url.Values{"email": {tc.email}, "mode": {"move"}})
+		b.wantStatus(http.StatusBadRequest)
+		if msg := b.text(`#notifications .flash[role="alert"]`); !strings.Contains(msg, tc.msg) {
+			t.Errorf("%s: message %q, want %q", tc.email, msg, tc.msg)
+		}
+		if got, _ := s.DB.NotifySettings(ctx, uid); got.Email != "" {
+			t.Fatalf("%s was stored as %q", tc.email, got.Email)
+		}
+	}
+	for _, tc := range []struct{ typed, stored string }{
+		{"John.Doe+trench@Example.ORG", "John.Doe+trench@Example.ORG"},
+		{"Bob <bob@example.org>", "bob@example.org"},
+		{"bob@exämple.org", "bob@xn--exmple-cua.org"},
+	} {
+		setNotify(t, b, tc.typed, "move")
+		got, _ := s.DB.NotifySettings(ctx, uid)
+		shown := attr(t, b, `input[name="email"]`, "value")
+		if got.Email != tc.stored || shown != tc.stored {
+			t.Fatalf("%s: stored %q and shown %q, want %q", tc.typed, got.Email, shown, tc.stored)
+		}
+		// The form as shown is accepted and stores the same.
+		b.Submit(b.Last.Find(form), url.Values{"email": {shown}, "mode": {"move"}})
+		b.wantStatus(http.StatusOK)
+		if again, _ := s.DB.NotifySettings(ctx, uid); again.Email != tc.stored {
+			t.Fatalf("saving the form as shown changed %q to %q", tc.stored, again.Email)
+		}
+	}
+	// The mail goes to the ASCII form of the address.
+	id := challenge(t, a, b, "trench", "single", "0")
+	clickMove(t, a, id, func(int) int { return 0 })
+	if n := runMailJob(t, s); n != 1 {
+		t.Fatalf("%d mails sent, want 1", n)
+	}
+	if m := sink.Mails(); len(m) != 1 || len(m[0].To) != 1 || m[0].To[0] != "bob@xn--exmple-cua.org" {
+		t.Fatalf("mails %+v, want one to bob@xn--exmple-cua.org", m)
+	}
+}
+
+// TestFailedRecipientDoesNotStopTheRun: a mail the mail server refuses is
+// recorded as failed and the run goes on with the others; the player sees
+// the failure (when and why) on their settings page. Every mail names
+// the sender's domain in its Message-ID.
+func TestFailedRecipientDoesNotStopTheRun(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	c := s.newClient(t)
+	c.SignUp("carol")
+	setNotify(t, b, "fred@example.org", "move")
+	setNotify(t, c, "carol@example.org", "move")
+	for _, opp := range []*client{b, c} {
+		id := challenge(t, a, opp, "trench", "single", "0")
+		clickMove(t, a, id, func(int) int { return 0 })
+		a.wantStatus(http.StatusOK)
+	}
+	sink.RefuseRcpt("fred@example.org")
+	if n := runMailJob(t, s); n != 1 {
+		t.Fatalf("the run sent %d mails, want carol's", n)
+	}
+	mails := sink.Mails()
+	if len(mails) != 1 || mails[0].To[0] != "carol@example.org" {
+		t.Fatalf("delivered %+v, want one mail to carol", mails)
+	}
+	if id := mails[0].MessageID; !strings.HasPrefix(id, "<") || !strings.HasSuffix(id, "@example.org>") {
+		t.Fatalf("Message-ID %q, want <…@example.org>", id)
+	}
+	b.Get("/settings")
+	want := "The last mail to fred@example.org could not be delivered (1 March 2026 12:00 UTC): the mail server answered 553 5.1.3 mailbox name not allowed"
+	if got := b.text("#mail-failure"); !strings.Contains(got, want) {
+		t.Fatalf("bob's settings say %q, want %q", got, want)
+	}
+	c.Get("/settings")
+	if c.Last.Find("#mail-failure").Length() != 0 {
+		t.Fatal("carol's settings show a failure")
+	}
+	// The failure is about that address: a new one starts clean.
+	setNotify(t, b, "bob@example.org", "move")
+	if b.Last.Find("#mail-failure").Length() != 0 {
+		t.Fatal("the failure of the old address is shown with the new one")
+	}
+	if n := runMailJob(t, s); n != 0 {
+		t.Fatalf("the failed mail was sent again (%d)", n)
+	}
+}
+
+// TestUnusableStoredAddressIsShown: an address stored before addresses
+// were checked as they are now, which no mail can be written to, is
+// reported on the settings page rather than silently skipped.
+func TestUnusableStoredAddressIsShown(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, b := signedUpPair(t, s)
+	if err := s.DB.SetNotify(context.Background(), mustUser(t, s, "bob"), "john doe@example.org", db.NotifyMove); err != nil {
+		t.Fatal(err)
+	}
+	id := challenge(t, a, b, "trench", "single", "0")
+	clickMove(t, a, id, func(int) int { return 0 })
+	if n := runMailJob(t, s); n != 0 || len(sink.Mails()) != 0 {
+		t.Fatalf("%d mails sent to an unusable address", n)
+	}
+	b.Get("/settings")
+	want := "The last mail to john doe@example.org could not be delivered (1 March 2026 12:00 UTC): the mail could not be written to this address"
+	if got := b.text("#mail-failure"); !strings.HasPrefix(got, want) {
+		t.Fatalf("bob's settings say %q, want %q…", got, want)
 	}
 }

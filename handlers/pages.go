@@ -38,7 +38,7 @@ func (h *pageHandler) home(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	now := h.now()
-	d := views.Dashboard{Page: pageOf(c, "Your games")}
+	d := views.Dashboard{Page: pageOf(c, "Your games"), VacationsOn: h.db.VacationAllowance() > 0}
 	active, err := h.db.ActiveGames(ctx, v.ID)
 	if err != nil {
 		return err
@@ -47,17 +47,11 @@ func (h *pageHandler) home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, list := range []struct {
-		games []db.Game
-		out   *[]views.GameRow
-	}{{active, &d.Games}, {finished, &d.Finished}} {
-		for _, g := range list.games {
-			r, err := gameRow(g, v.ID, now)
-			if err != nil {
-				return err
-			}
-			*list.out = append(*list.out, r)
-		}
+	if d.Games, err = gameRows(ctx, h.db, active, v.ID, v.ID, now); err != nil {
+		return err
+	}
+	if d.Finished, err = gameRows(ctx, h.db, finished, v.ID, v.ID, now); err != nil {
+		return err
 	}
 	mine, err := h.db.ChallengesBy(ctx, v.ID)
 	if err != nil {

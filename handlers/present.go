@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -61,22 +62,42 @@ func gameTitle(eng rules.Engine, g db.Game) string {
 	return t
 }
 
-// clockText says how long the side to move has left, in words.
-func clockText(deadline, now time.Time) string {
-	d := deadline.Sub(now)
-	if d <= 0 {
+// clockText says how long the side to move has left, in words: "2 days
+// 3 hours left", "time is up".
+func clockText(left time.Duration) string {
+	if left <= 0 {
 		return "time is up"
 	}
+	return clockSpan(left) + " left"
+}
+
+// clockSpan writes a positive time on a clock: "2 days 3 hours", "5 hours
+// 10 minutes", "1 minute".
+func clockSpan(d time.Duration) string {
 	days := int(d / (24 * time.Hour))
 	hours := int((d % (24 * time.Hour)) / time.Hour)
 	mins := int((d % time.Hour) / time.Minute)
 	switch {
 	case days > 0:
-		return plural(days, "day") + " " + plural(hours, "hour") + " left"
+		return plural(days, "day") + " " + plural(hours, "hour")
 	case hours > 0:
-		return plural(hours, "hour") + " " + plural(mins, "minute") + " left"
+		return plural(hours, "hour") + " " + plural(mins, "minute")
 	}
-	return plural(max(mins, 1), "minute") + " left"
+	return plural(max(mins, 1), "minute")
+}
+
+// dateTime is how pages write a moment: "21 March 2026 13:00 UTC".
+func dateTime(t time.Time) string { return t.UTC().Format("2 January 2006 15:04 UTC") }
+
+// vacationClock says that who, to move, is on vacation v, until when, and
+// what is on their stopped clock: "alice is on vacation until 21 March
+// 2026 13:00 UTC; 2 days 23 hours on the clock" ("You are …" when you).
+func vacationClock(who string, you bool, v db.VacationStatus, left time.Duration) string {
+	subject := who + " is"
+	if you {
+		subject = "You are"
+	}
+	return fmt.Sprintf("%s on vacation until %s; %s on the clock", subject, dateTime(v.EndsBy), clockSpan(max(left, time.Minute)))
 }
 
 func plural(n int, unit string) string {
@@ -106,8 +127,9 @@ func resultText(eng rules.Engine, g db.Game, viewer rules.Side) string {
 	return fmt.Sprintf("%s (%s) won %s%s", g.Side[g.Winner].Name, names[g.Winner], score, why)
 }
 
-// gameRow is a game in the dashboard's lists, seen by userID.
-func gameRow(g db.Game, userID int64, now time.Time) (views.GameRow, error) {
+// gameRow is a game in the dashboard's lists, seen by userID (the lists'
+// owner) and shown to viewerID, with its clock cs (db.Clocks).
+func gameRow(g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow, error) {
 	eng, err := g.Engine()
 	if err != nil {
 		return views.GameRow{}, err
@@ -118,17 +140,39 @@ func gameRow(g db.Game, userID int64, now time.Time) (views.GameRow, error) {
 		r.Opponent = g.Side[side.Other()].Name
 		r.YourSide = eng.SideNames()[side]
 	}
-	switch {
-	case g.Finished():
+	if g.Finished() {
 		r.Status = resultText(eng, g, side)
-	case g.ToMove == side:
+		return r, nil
+	}
+	if g.ToMove == side {
 		r.YourTurn, r.Status = true, "Your move"
-		r.Clock = clockText(g.Deadline, now)
-	default:
+	} else {
 		r.Status = "Waiting for " + g.Side[g.ToMove].Name
-		r.Clock = clockText(g.Deadline, now)
+	}
+	r.Clock = clockText(cs.Left)
+	if cs.Stopped {
+		mover := g.Side[g.ToMove]
+		r.Clock = vacationClock(mover.Name, mover.ID == viewerID, cs.Vacation[g.ToMove], cs.Left)
 	}
 	return r, nil
+}
+
+// gameRows returns the rows of games (gameRow), their clocks at now read
+// in one query.
+func gameRows(ctx context.Context, store *db.DB, games []db.Game, userID, viewerID int64, now time.Time) ([]views.GameRow, error) {
+	clocks, err := store.Clocks(ctx, games, now)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]views.GameRow, 0, len(games))
+	for i, g := range games {
+		r, err := gameRow(g, userID, viewerID, clocks[i])
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // challengeRow is a challenge in a list, seen by userID.

@@ -24,7 +24,7 @@ func (a *App) routes(e *echo.Echo) {
 	})))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
-	site := e.Group("", middleware.BodyLimit("64K"), a.csrf(), a.loadUser)
+	site := e.Group("", middleware.BodyLimit("64K"), a.csrf(), a.loadUser, a.loadAnnouncement)
 	auth := &authHandler{db: a.db, store: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
 	pages := &pageHandler{db: a.db, now: a.cfg.Now}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rateBots: a.cfg.RateBotGames}
@@ -46,6 +46,25 @@ func (a *App) routes(e *echo.Echo) {
 	auth.settingsPage = notify.settingsPage
 	site.POST("/settings/notifications", notify.saveNotify, requireUser)
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
+	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
+	account := newAccountHandler(accountHandler{db: a.db, store: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,
+		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage})
+	site.GET("/reset", account.resetForm)
+	site.POST("/reset", account.requestReset)
+	site.GET("/reset/:token", account.resetPasswordForm)
+	site.POST("/reset/:token", account.resetPassword)
+	site.GET("/verify/:token", account.verify)
+	site.POST("/settings/email/verify", account.sendVerification, requireUser)
+	site.GET("/settings/export", account.export, requireUser)
+	site.POST("/settings/delete", account.deleteAccount, requireUser)
+
+	admin := &adminHandler{db: a.db, now: a.cfg.Now, mailOn: mailOn, mail: a.mailLater, base: notify.base}
+	site.GET("/admin", admin.show, requireAdmin)
+	site.POST("/admin/announcement", admin.announce, requireAdmin)
+	site.POST("/admin/users/:id/:action", admin.user, requireAdmin)
+	site.POST("/admin/challenges/:id/remove", admin.removeChallenge, requireAdmin)
+	site.POST("/admin/reports/:id/dismiss", admin.dismissReport, requireAdmin)
+	site.POST("/admin/messages/:id/delete", admin.deleteMessage, requireAdmin)
 	// The feed needs no session: its secret address is the credential.
 	e.GET("/feeds/:file", notify.feed)
 	e.HEAD("/feeds/:file", notify.feed)
@@ -71,15 +90,27 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/games/:id/live", games.live)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
+	site.POST("/games/:id/plan", games.plan, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
 
 	social := &socialHandler{games: games, db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
 	site.GET("/games/:id/social", social.live, requireUser)
 	site.POST("/games/:id/messages", social.send, requireUser)
+	site.POST("/games/:id/messages/:mid/report", social.report, requireUser)
 	site.POST("/games/:id/rematch/:action", social.rematch, requireUser)
 
 	site.GET("/archive", archive.archive)
+	competition := &competitionHandler{db: a.db, now: a.cfg.Now}
+	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
+	site.GET("/leaderboard/:game", competition.leaderboard)
+	site.GET("/players", competition.directory)
+	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	site.GET("/tournaments", tournaments.list)
+	site.GET("/tournaments/new", tournaments.form, requireUser)
+	site.POST("/tournaments", tournaments.create, requireUser)
+	site.GET("/tournaments/:id", tournaments.show)
+	site.POST("/tournaments/:id/:action", tournaments.act, requireUser)
 	site.GET("/players/:name", archive.player)
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)

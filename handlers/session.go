@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
@@ -21,6 +22,7 @@ type viewer struct {
 	ID        int64
 	Name      string
 	BoardView string
+	Admin     bool
 	// turns counts the games waiting for the viewer's move, once per
 	// request and only when a page shows it.
 	turns func() (int, error)
@@ -34,9 +36,11 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if id, ok := s.Values["uid"].(int64); ok && id > 0 {
 			u, err := a.db.UserByID(c.Request().Context(), id)
 			switch {
+			case err == nil && !sessionValid(s, u):
+				// Ended (a reset), suspended or deleted: a visitor.
 			case err == nil:
 				ctx := c.Request().Context()
-				v = viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView,
+				v = viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, Admin: u.Admin,
 					turns: sync.OnceValues(func() (int, error) { return a.db.TurnCount(ctx, u.ID) })}
 			case db.KindOf(err) != db.KindNotFound:
 				return err
@@ -45,6 +49,28 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 			v.BoardView = bv
 		}
 		c.Set("viewer", v)
+		return next(c)
+	}
+}
+
+// sessionValid reports whether session s, signed in as u, still holds:
+// the account is active (not suspended, not deleted) and the session was
+// started in the account's current session generation (db.User.SessionGen;
+// a session from before generations counts as 0).
+func sessionValid(s *sessions.Session, u db.User) bool {
+	gen, _ := s.Values["gen"].(int64)
+	return u.Active() && gen == u.SessionGen
+}
+
+// loadAnnouncement puts the server's announcement in the context, for
+// every page to show.
+func (a *App) loadAnnouncement(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		text, err := a.db.Announcement(c.Request().Context())
+		if err != nil {
+			return err
+		}
+		c.Set("announcement", text)
 		return next(c)
 	}
 }
@@ -87,7 +113,8 @@ func pageOf(c echo.Context, title string) views.Page {
 func basePage(c echo.Context, title string) views.Page {
 	v := currentViewer(c)
 	token, _ := c.Get("csrf").(string)
-	return views.Page{Title: title, User: v.Name, CSRF: token}
+	announcement, _ := c.Get("announcement").(string)
+	return views.Page{Title: title, User: v.Name, CSRF: token, Admin: v.Admin, Announcement: announcement}
 }
 
 // limits holds the sign-in rate limits: per client address and per

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -45,7 +46,7 @@ func (h *gameHandler) social(c echo.Context, s gameScreen, p *views.GamePage) er
 // ratings puts each player's rating (or, once rated, its change) next to
 // their name.
 func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) error {
-	gr, err := h.db.GameRatings(c.Request().Context(), s.game)
+	gr, err := h.db.GameRatings(c.Request().Context(), s.game, h.now())
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,8 @@ func (h *gameHandler) ratings(c echo.Context, s gameScreen, p *views.GamePage) e
 		if gr.Changed {
 			p.Players[i].Rating = ratingChangeText(gr.Change[i])
 		} else {
-			p.Players[i].Rating = ratingText(gr.Current[i].Rating)
+			p.Players[i].Rating = ratingText(gr.Current[i].Rating, gr.Current[i].RD)
+			p.Players[i].RD = "± " + strconv.Itoa(int(math.Round(gr.Current[i].RD)))
 		}
 	}
 	return nil
@@ -70,8 +72,12 @@ func (h *gameHandler) socialLive(ctx context.Context, s gameScreen, userID int64
 	}
 	var last int64
 	for _, m := range msgs {
-		panel.Messages = append(panel.Messages, views.MessageLine{From: m.From.Name, Mine: m.From.ID == userID,
-			New: m.Unread && m.ToID == userID, Body: m.Body, When: m.CreatedAt.Format("2 Jan 15:04")})
+		line := views.MessageLine{From: m.From.Name, Mine: m.From.ID == userID,
+			New: m.Unread && m.ToID == userID, Body: m.Body, When: m.CreatedAt.Format("2 Jan 15:04")}
+		if m.ToID == userID {
+			line.ReportURL = fmt.Sprintf("/games/%d/messages/%d/report", g.ID, m.ID)
+		}
+		panel.Messages = append(panel.Messages, line)
 		last = m.ID
 	}
 	r, err := h.db.Rematch(ctx, g.MatchID)
@@ -128,9 +134,14 @@ func rematchState(s gameScreen, r db.Rematch, userID int64, rated bool) (*views.
 	return st, nil
 }
 
-// ratingText writes a rating as a whole number.
-func ratingText(r float64) string {
-	return fmt.Sprint(int(math.Round(r)))
+// ratingText writes a rating as a whole number, with "?" when it is
+// provisional (deviation rd above db.ProvisionalRD).
+func ratingText(r, rd float64) string {
+	s := fmt.Sprint(int(math.Round(r)))
+	if db.Provisional(rd) {
+		s += "?"
+	}
+	return s
 }
 
 // ratingChangeText writes a rating after a game with the change it made:
@@ -138,13 +149,17 @@ func ratingText(r float64) string {
 func ratingChangeText(c db.RatingChange) string {
 	after, before := int(math.Round(c.RatingAfter)), int(math.Round(c.RatingBefore))
 	d := after - before
+	mark := ""
+	if db.Provisional(c.RDAfter) {
+		mark = "?"
+	}
 	switch {
 	case d > 0:
-		return fmt.Sprintf("%d (+%d)", after, d)
+		return fmt.Sprintf("%d%s (+%d)", after, mark, d)
 	case d < 0:
-		return fmt.Sprintf("%d (−%d)", after, -d)
+		return fmt.Sprintf("%d%s (−%d)", after, mark, -d)
 	}
-	return fmt.Sprintf("%d (±0)", after)
+	return fmt.Sprintf("%d%s (±0)", after, mark)
 }
 
 // live answers the refresh of an open game page's social panel: 204 while
@@ -175,7 +190,7 @@ func (h *socialHandler) live(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	gr, err := h.db.GameRatings(ctx, g)
+	gr, err := h.db.GameRatings(ctx, g, h.now())
 	if err != nil {
 		return err
 	}
@@ -196,6 +211,29 @@ func (h *socialHandler) send(c echo.Context) error {
 	}
 	_, err = h.db.SendMessage(c.Request().Context(), id, currentViewer(c).ID, c.FormValue("message"), h.now())
 	return h.answer(c, id, err, fmt.Sprintf("/games/%d#messages", id))
+}
+
+// report reports message :mid of game :id to the admin (only the player
+// it was sent to can) and answers with the game page and a confirmation.
+func (h *socialHandler) report(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	mid, err := strconv.ParseInt(c.Param("mid"), 10, 64)
+	if err != nil || mid <= 0 {
+		return db.Errorf(db.KindNotFound, "There is no such message.")
+	}
+	err = h.db.ReportMessage(c.Request().Context(), id, mid, currentViewer(c).ID, c.FormValue("reason"), h.now())
+	if err != nil {
+		return h.answer(c, id, err, "")
+	}
+	s, err := h.games.load(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Set("social", true)
+	return h.games.respond(c, http.StatusOK, s, "You reported the message; the server's admin will look at it.")
 }
 
 // rematch offers, accepts, declines or withdraws the rematch of game :id's
@@ -284,8 +322,8 @@ func unreadRows(ctx context.Context, store *db.DB, userID int64) ([]views.Unread
 }
 
 // playerRatings lists userID's ratings for the profile.
-func playerRatings(ctx context.Context, store *db.DB, userID int64) ([]views.RatingRow, error) {
-	list, err := store.Ratings(ctx, userID)
+func playerRatings(ctx context.Context, store *db.DB, userID int64, now time.Time) ([]views.RatingRow, error) {
+	list, err := store.Ratings(ctx, userID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +333,8 @@ func playerRatings(ctx context.Context, store *db.DB, userID int64) ([]views.Rat
 		if e, ok := rules.Lookup(r.Game); ok {
 			title = e.Title()
 		}
-		out = append(out, views.RatingRow{Key: r.Game, Game: title, Rating: int(math.Round(r.Rating)), RD: int(math.Round(r.RD)), Games: r.Games})
+		out = append(out, views.RatingRow{Key: r.Game, Game: title, Rating: int(math.Round(r.Rating)), RD: int(math.Round(r.RD)), Games: r.Games,
+			Provisional: db.Provisional(r.RD)})
 	}
 	return out, nil
 }

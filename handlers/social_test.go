@@ -61,8 +61,8 @@ func TestRatedGameChangesRatings(t *testing.T) {
 	if got := a.text("#rated"); got != "Rated game" {
 		t.Fatalf("the game page says %q", got)
 	}
-	if got := a.Last.Find(".player .rating").Length(); got != 2 || a.text(".player .rating") != "1500" {
-		t.Fatalf("%d ratings next to the names, first %q; want two, 1500", got, a.text(".player .rating"))
+	if got := a.Last.Find(".player .rating").Length(); got != 2 || a.text(".player .rating") != "1500?" {
+		t.Fatalf("%d ratings next to the names, first %q; want two, 1500? (provisional)", got, a.text(".player .rating"))
 	}
 	if profileRating(t, a, "alice", "trench") != 0 || a.Last.Find("#no-ratings").Length() != 1 {
 		t.Fatal("a new player's profile shows a rating")
@@ -81,7 +81,7 @@ func TestRatedGameChangesRatings(t *testing.T) {
 	var texts []string
 	a.Last.Find(".player .rating").Each(func(_ int, sel *goquery.Selection) { texts = append(texts, sel.Text()) })
 	joined := strings.Join(texts, " | ")
-	if !strings.Contains(joined, "1662 (+162)") || !strings.Contains(joined, "1338 (−162)") {
+	if !strings.Contains(joined, "1662? (+162)") || !strings.Contains(joined, "1338? (−162)") {
 		t.Fatalf("ratings on the finished game's page: %q", joined)
 	}
 	a.Get("/archive")
@@ -404,5 +404,34 @@ func TestBrowserMessageWithMove(t *testing.T) {
 				t.Fatalf("bob's thread: %q", got)
 			}
 		})
+	}
+}
+
+// TestRatingDeviationGrowsWhileAway: 100 days after their only rated game
+// the profile and the next game's page show each player's RD widened from
+// 290 to 294 (21.436 Glicko-2 rating periods without games, worked out in
+// db's TestRDWidensWithoutGames).
+func TestRatingDeviationGrowsWhileAway(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	resign(t, b, ratedChallenge(t, a, b, "trench", "single", "0"))
+	deviation := func() string {
+		a.Get("/players/bob")
+		a.wantStatus(http.StatusOK)
+		return strings.TrimSpace(a.Last.Find(`#ratings tr[data-game="trench"] td`).Eq(2).Text())
+	}
+	if got := deviation(); got != "± 290" {
+		t.Fatalf("bob's deviation right after the game reads %q, want ± 290", got)
+	}
+	s.Clock.Advance(100 * 24 * time.Hour)
+	if got := deviation(); got != "± 294" {
+		t.Fatalf("bob's deviation 100 days later reads %q, want ± 294", got)
+	}
+	id := ratedChallenge(t, a, b, "trench", "single", "0")
+	a.Get(fmt.Sprintf("/games/%d", id))
+	var rds []string
+	a.Last.Find(".player .rd").Each(func(_ int, sel *goquery.Selection) { rds = append(rds, sel.Text()) })
+	if got := strings.Join(rds, " | "); got != "± 294 | ± 294" {
+		t.Fatalf("the new game's page shows deviations %q, want ± 294 for both", got)
 	}
 }

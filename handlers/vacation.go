@@ -28,7 +28,7 @@ func (h *vacationHandler) render(c echo.Context, status int, msg string) error {
 		return err
 	}
 	p := views.VacationPage{Page: pageOf(c, "Vacation"), On: st.On, Auto: st.Auto, Error: msg,
-		Left: span(st.Left), Allowance: span(st.Allowance), CanStart: !st.On && st.Left > 0}
+		Left: span(st.Left), Allowance: span(st.Allowance), CanStart: !st.On && st.Left > 0, Off: st.Allowance == 0}
 	if st.On {
 		p.Since, p.EndsBy = st.Since.Format("2 January 2006 15:04"), st.EndsBy.Format("2 January 2006 15:04")
 	}

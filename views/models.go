@@ -16,6 +16,10 @@ type Page struct {
 	TurnCount int    // games waiting for the user's move
 	CSRF      string // token for every form that changes something
 	Flash     string // a message shown once at the top
+	// Announcement is the server's announcement, shown on every page; ""
+	// for none.
+	Announcement string
+	Admin        bool // the user may use the admin pages
 }
 
 // SignedIn reports whether a user is signed in.
@@ -62,6 +66,7 @@ type Dashboard struct {
 	MyChallenges  []ChallengeRow
 	OpenChallenge []ChallengeRow
 	Unread        []UnreadRow // games with messages not yet read
+	VacationsOn   bool        // the server gives players a vacation allowance
 }
 
 // Home is the visitor's home page.
@@ -123,6 +128,7 @@ type Player struct {
 	SideName string // "Black"
 	Score    string // "12 pts", "9 cards"
 	Rating   string // "1500"; "1662 (+162)" once a rated game has ended
+	RD       string // the rating's deviation now, "± 294"; "" once a rated game has ended
 	ToMove   bool
 	IsViewer bool
 }
@@ -228,19 +234,23 @@ func (p Play) InLastMove(click string) bool {
 // GamePage is the page of one game.
 type GamePage struct {
 	Page
-	ID          int64
-	URL         string // "/games/12"
-	Heading     string // "TRENCH · Official match · Game 2"
-	Players     [2]Player
-	Bottom      rules.Side // the side drawn at the bottom (the viewer's)
-	Status      string
-	YourTurn    bool
-	Finished    bool
-	Clock       string
-	TimeControl string   // "3 days per move", "time bank: …"
-	Banks       string   // each side\'s time bank, for a time bank
-	Notices     []string // who is on vacation
-	Ply         int
+	ID      int64
+	URL     string // "/games/12"
+	Heading string // "TRENCH · Official match · Game 2"
+	// Tournament names the tournament and round of a tournament game
+	// ("Spring Swiss · round 2"), TournamentHref its page; "" otherwise.
+	Tournament     string
+	TournamentHref string
+	Players        [2]Player
+	Bottom         rules.Side // the side drawn at the bottom (the viewer's)
+	Status         string
+	YourTurn       bool
+	Finished       bool
+	Clock          string
+	TimeControl    string   // "3 days per move", "time bank: …"
+	Banks          string   // each side\'s time bank, for a time bank
+	Notices        []string // who is on vacation
+	Ply            int
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
 	Log              []LogLine
@@ -270,6 +280,8 @@ type GamePage struct {
 	// Analysis is the computer analysis of a finished game under review
 	// (nil when the game cannot have one).
 	Analysis *AnalysisPanel
+	// Plan is the viewer's own conditional moves (nil when not offered).
+	Plan *PlanPanel
 }
 
 // ArmisticeState is what the viewer may do about an armistice.
@@ -325,6 +337,7 @@ type PlayerPage struct {
 	ArchiveHref   string
 	ChallengeHref string
 	Ratings       []RatingRow
+	Charts        []RatingChart // rating history per game played rated
 }
 
 // Review is the review controls of a game page: the ply shown and links to

@@ -40,6 +40,7 @@ const usage = `usage:
   trench rules replay FILE
   trench backup [--db FILE] DEST
   trench restore --from URL [--timestamp T] DEST
+  trench admin [--db FILE] [--base-url URL] COMMAND   (trench admin help lists the commands)
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench crashtest [--rounds N] [--load D] [--bin FILE]
   trench bot move trench|trenches POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string) error {
 		return backupCommand(ctx, os.Stdout, args[1:])
 	case "restore":
 		return restoreCommand(ctx, os.Stdout, args[1:])
+	case "admin":
+		return adminCommand(ctx, os.Stdout, args[1:])
 	case "bench":
 		return benchCommand(ctx, os.Stdout, args[1:])
 	case "crashtest":

@@ -83,6 +83,20 @@ func Rate(p Rating, outcomes []Outcome, tau float64) Rating {
 	return Rating{Rating: mu*scale + DefaultRating, RD: math.Min(phi*scale, MaxRD), Volatility: sigma}
 }
 
+// Widen returns p after periods rating periods without games (a fraction
+// counts as that part of a period): the RD grows to √(φ² + periods·σ²) on
+// the Glicko-2 scale, as step 6 of Glickman's description does for a
+// player who did not compete, at most MaxRD. The rating and volatility
+// stay. periods ≤ 0 changes nothing.
+func Widen(p Rating, periods float64) Rating {
+	if periods <= 0 {
+		return p
+	}
+	phi := p.RD / scale
+	p.RD = math.Min(math.Sqrt(phi*phi+periods*p.Volatility*p.Volatility)*scale, MaxRD)
+	return p
+}
+
 // Game rates one game between a and b, played as one rating period for
 // both, scoreA being a's score (Win, Draw or Loss); each is rated against
 // the other's rating before the game.

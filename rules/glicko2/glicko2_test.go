@@ -109,3 +109,23 @@ func TestExtremes(t *testing.T) {
 		}
 	}
 }
+
+// TestWiden: a player who does not play for t rating periods has their
+// RD widened to √(φ² + t·σ²) on the Glicko-2 scale, worked by hand with
+// φ = RD / 173.7178:
+//   - RD 50, σ 0.06, 10 periods: φ² = 0.082842, + 10 × 0.0036 = 0.118842,
+//     √ = 0.344735, × 173.7178 = 59.887.
+//   - RD 200, σ 0.06, half a period: φ² = 1.325470, + 0.0018 = 1.327270,
+//     √ = 1.152072, × 173.7178 = 200.136.
+//   - RD 340, σ 0.06, 100 periods: 355.62 before the cap, so 350.
+func TestWiden(t *testing.T) {
+	for _, tc := range []struct{ rd, periods, want float64 }{
+		{50, 10, 59.887}, {200, 0.5, 200.136}, {340, 100, 350}, {120, 0, 120},
+	} {
+		got := Widen(Rating{Rating: 1700, RD: tc.rd, Volatility: 0.06}, tc.periods)
+		near(t, "RD", got.RD, tc.want, 0.001)
+		if got.Rating != 1700 || got.Volatility != 0.06 {
+			t.Errorf("widening changed the rating or volatility: %+v", got)
+		}
+	}
+}

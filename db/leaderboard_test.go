@@ -1,0 +1,153 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/trench-games/trench/db"
+)
+
+// playRated plays one rated Trenches game between a and b at when, won by
+// winner (a resignation of the other).
+func playRated(t *testing.T, store *db.DB, a, b, winner db.User, when time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: a.ID, Opponent: b.Name, Game: "trenches", Variant: "standard",
+		Color: "0", DaysPerMove: 3, Rated: true}, when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := store.AcceptChallenge(ctx, c.ID, b.ID, 7, when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loser := a
+	if winner.ID == a.ID {
+		loser = b
+	}
+	if _, err := store.Resign(ctx, id, loser.ID, 0, when); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLeaderboardRules: established ratings of players active in the last
+// 90 days are listed, best first with shared ranks; provisional and
+// inactive players are left out but the directory and the history still
+// know them.
+func TestLeaderboardRules(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "ann", "bob", "cid", "dan", "eve")
+	ann, bob, cid, dan, eve := us[0], us[1], us[2], us[3], us[4]
+	// eve plays as much as the others, but long ago.
+	old := t0.AddDate(0, 0, -200)
+	for i := 0; i < 20; i++ {
+		playRated(t, store, eve, cid, []db.User{eve, cid}[i%2], old)
+	}
+	// ann, bob and cid play 20 rounds: ann wins most, bob beats cid more
+	// often than not.
+	at := t0
+	for i := 0; i < 20; i++ {
+		w := ann
+		if i%3 == 0 {
+			w = bob
+		}
+		playRated(t, store, ann, bob, w, at)
+		w = ann
+		if i%4 == 0 {
+			w = cid
+		}
+		playRated(t, store, ann, cid, w, at)
+		w = bob
+		if i%3 == 1 {
+			w = cid
+		}
+		playRated(t, store, bob, cid, w, at)
+		at = at.Add(time.Hour)
+	}
+	// dan plays once, recently: provisional.
+	playRated(t, store, dan, bob, dan, at)
+
+	now := t0.AddDate(0, 0, 30)
+	rows, total, err := store.Leaderboard(ctx, "trenches", now, 0, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Name)
+		if db.Provisional(r.RD) {
+			t.Errorf("%s listed with a provisional deviation %.0f", r.Name, r.RD)
+		}
+	}
+	if total != 3 || len(rows) != 3 || names[0] != "ann" || names[1] != "bob" || names[2] != "cid" {
+		t.Fatalf("leaderboard %v (total %d), want ann, bob, cid", names, total)
+	}
+	for i, r := range rows {
+		if r.Rank != i+1 {
+			t.Errorf("%s ranked %d, want %d", r.Name, r.Rank, i+1)
+		}
+	}
+	page2, total2, err := store.Leaderboard(ctx, "trenches", now, 2, 2)
+	if err != nil || total2 != 3 || len(page2) != 1 || page2[0].Name != "cid" || page2[0].Rank != 3 {
+		t.Fatalf("second page of two: %+v %d %v, want cid ranked 3", page2, total2, err)
+	}
+	if r, ok, err := store.LeaderboardRank(ctx, "trenches", cid.ID, now); err != nil || !ok || r.Rank != 3 {
+		t.Errorf("cid's own rank: %+v %v %v, want 3", r, ok, err)
+	}
+	for _, u := range []db.User{dan, eve} {
+		if _, ok, err := store.LeaderboardRank(ctx, "trenches", u.ID, now); err != nil || ok {
+			t.Errorf("%s is listed (%v, %v); provisional or inactive players are not", u.Name, ok, err)
+		}
+	}
+	// 100 days later nobody has played for 90 days.
+	if rows, total, err := store.Leaderboard(ctx, "trenches", t0.AddDate(0, 0, 100), 0, 50); err != nil || total != 0 || len(rows) != 0 {
+		t.Errorf("after 100 idle days: %d listed, want none (%v)", total, err)
+	}
+	// No rated game of TRENCH: an empty board.
+	if _, total, err := store.Leaderboard(ctx, "trench", now, 0, 50); err != nil || total != 0 {
+		t.Errorf("TRENCH leaderboard: %d listed, want none (%v)", total, err)
+	}
+
+	hist, err := store.RatingHistory(ctx, ann.ID, "trenches")
+	if err != nil || len(hist) != 40 {
+		t.Fatalf("ann's history: %d points, want 40 (%v)", len(hist), err)
+	}
+	for i := 1; i < len(hist); i++ {
+		if hist[i].At.Before(hist[i-1].At) {
+			t.Fatalf("ann's history goes back in time: %v → %v", hist[i-1], hist[i])
+		}
+	}
+}
+
+func TestPlayersDirectory(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "Alice", "alfred", "bob", "al_x", "alyx")
+	playRated(t, store, us[0], us[2], us[0], t0.Add(48*time.Hour))
+	rows, total, err := store.Players(ctx, "AL", t0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Name)
+	}
+	if total != 4 || len(names) != 4 || names[0] != "al_x" || names[1] != "alfred" || names[2] != "Alice" || names[3] != "alyx" {
+		t.Fatalf("prefix AL: %v (total %d), want al_x, alfred, Alice, alyx", names, total)
+	}
+	if len(rows[2].Ratings) != 1 || rows[2].Ratings[0].Game != "trenches" || !rows[2].LastActive.Equal(t0.Add(48*time.Hour)) {
+		t.Errorf("Alice: %+v, want her Trenches rating and her game's time as last activity", rows[2])
+	}
+	// _ and % are letters in a name, not wildcards.
+	if rows, total, _ := store.Players(ctx, "al_", t0, 0, 10); total != 1 || rows[0].Name != "al_x" {
+		t.Errorf("prefix al_: %d players, want al_x alone", total)
+	}
+	if rows, total, _ := store.Players(ctx, "", t0, 1, 2); total != 5 || len(rows) != 2 || rows[0].Name != "alfred" {
+		t.Errorf("everyone, page of 2 from 1: %+v (total %d)", rows, total)
+	}
+	if _, total, _ := store.Players(ctx, "zz", t0, 0, 10); total != 0 {
+		t.Errorf("prefix zz: %d players", total)
+	}
+}

@@ -1,0 +1,316 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	netmail "net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/time/rate"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/views"
+)
+
+// accountHandler serves what a player does with the account itself: a
+// forgotten password (a reset link by e-mail), verifying the e-mail
+// address, downloading their data and deleting the account.
+type accountHandler struct {
+	db    *db.DB
+	store sessions.Store
+	cost  int
+	now   func() time.Time
+	// mailOn reports whether the server sends e-mail; mail sends one in
+	// the background (so that answering takes as long whether a mail goes
+	// out or not).
+	mailOn func() bool
+	mail   func(to db.Recipient, subject, body string)
+	base   func(c echo.Context) string // the server's public URL
+	// Reset requests: per client address and per e-mail address, whether
+	// or not the address is known.
+	resetIP, resetAddr *middleware.RateLimiterMemoryStore
+	// settingsPage renders the settings page (notifyHandler.settingsPage).
+	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
+}
+
+func newAccountHandler(h accountHandler) *accountHandler {
+	// Reset requests from one client address: bursts of 10, then one a
+	// minute.
+	h.resetIP = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(1.0 / 60), Burst: 10, ExpiresIn: time.Hour})
+	// 3 per e-mail address per hour.
+	h.resetAddr = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(3.0 / 3600), Burst: 3, ExpiresIn: 2 * time.Hour})
+	return &h
+}
+
+func (h *accountHandler) resetForm(c echo.Context) error {
+	return render(c, http.StatusOK, views.ResetRequestView(views.ResetRequestPage{Page: pageOf(c, "Forgot your password?"),
+		MailOff: !h.mailOn()}), nil)
+}
+
+// requestReset mails a reset link to the account with the verified
+// address given, if there is one. The answer is the same either way, and
+// rate-limited per client and per address either way.
+func (h *accountHandler) requestReset(c echo.Context) error {
+	p := views.ResetRequestPage{Page: pageOf(c, "Forgot your password?"), MailOff: !h.mailOn()}
+	if p.MailOff {
+		return render(c, http.StatusNotFound, views.ResetRequestView(p), nil)
+	}
+	raw := strings.TrimSpace(c.FormValue("email"))
+	p.Email = raw
+	addr, err := netmail.ParseAddress(raw)
+	if err != nil || len(raw) > db.MaxEmailLength {
+		p.Error = "That is not an e-mail address; write it as name@example.org."
+		return render(c, http.StatusBadRequest, views.ResetRequestView(p), nil)
+	}
+	okIP, err := h.resetIP.Allow(c.RealIP())
+	if err != nil {
+		return err
+	}
+	okAddr, err := h.resetAddr.Allow(strings.ToLower(addr.Address))
+	if err != nil {
+		return err
+	}
+	if !okIP || !okAddr {
+		p.Error = "Too many requests for a reset link. Please wait a while and try again."
+		return render(c, http.StatusTooManyRequests, views.ResetRequestView(p), nil)
+	}
+	r, err := h.db.RequestPasswordReset(c.Request().Context(), addr.Address, h.now())
+	switch db.KindOf(err) {
+	case db.KindInternal:
+		if err != nil {
+			return err
+		}
+		base := h.base(c)
+		h.mail(r.To, "Choose a new password", fmt.Sprintf("Hello %s,\n\nsomebody (you, we hope) asked for a new password for your "+
+			"account %s on %s.\nTo choose one, open this link within an hour; it works once:\n\n%s/reset/%s\n\n"+
+			"Every session of your account ends when you use it. If you did not ask for it, ignore this mail: your password stays as it is.\n",
+			r.To.Name, r.To.Name, base, base, r.Token))
+	case db.KindNotFound, db.KindTooMany:
+		// The same answer as for a known address.
+	default:
+		return err
+	}
+	p.Sent = true
+	return render(c, http.StatusOK, views.ResetRequestView(p), nil)
+}
+
+// resetPasswordForm is the page behind a reset link.
+func (h *accountHandler) resetPasswordForm(c echo.Context) error {
+	u, err := h.db.ResetTokenUser(c.Request().Context(), c.Param("token"), h.now())
+	if err != nil {
+		return h.badLink(c, err)
+	}
+	return render(c, http.StatusOK, views.ResetPasswordView(views.ResetPasswordPage{Page: pageOf(c, "New password"),
+		Action: "/reset/" + c.Param("token"), Name: u.Name}), nil)
+}
+
+// badLink answers a reset or verification link that does not work.
+func (h *accountHandler) badLink(c echo.Context, err error) error {
+	if db.KindOf(err) != db.KindNotFound && db.KindOf(err) != db.KindConflict {
+		return err
+	}
+	status, msg := statusOf(err)
+	return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, "Link not valid"), Heading: "This link does not work",
+		Message: msg, LinkHref: "/reset", LinkText: "Ask for a new password link"}), nil)
+}
+
+// resetPassword uses the reset link: the new password is set, every
+// session of the account ends, and this browser is signed in afresh.
+func (h *accountHandler) resetPassword(c echo.Context) error {
+	tok := c.Param("token")
+	pw := c.FormValue("password")
+	if utf8.RuneCountInString(pw) < MinPasswordLength || len(pw) > 72 {
+		u, err := h.db.ResetTokenUser(c.Request().Context(), tok, h.now())
+		if err != nil {
+			return h.badLink(c, err)
+		}
+		return render(c, http.StatusBadRequest, views.ResetPasswordView(views.ResetPasswordPage{Page: pageOf(c, "New password"),
+			Action: "/reset/" + tok, Name: u.Name, Error: "A password needs 8 to 72 characters."}), nil)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), h.cost)
+	if err != nil {
+		return err
+	}
+	u, err := h.db.ResetPassword(c.Request().Context(), tok, string(hash), h.now())
+	if err != nil {
+		return h.badLink(c, err)
+	}
+	auth := authHandler{store: h.store}
+	if err := auth.startSession(c, u); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/settings?done=1")
+}
+
+// sendVerification mails the signed-in user a link proving their address.
+func (h *accountHandler) sendVerification(c echo.Context) error {
+	if !h.mailOn() {
+		return db.Errorf(db.KindNotFound, "This server does not send e-mail.")
+	}
+	v, err := h.db.StartEmailVerification(c.Request().Context(), currentViewer(c).ID, h.now())
+	if k := db.KindOf(err); k == db.KindInvalid || k == db.KindTooMany {
+		status, msg := statusOf(err)
+		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, "Settings"), VerifyError: msg})
+	} else if err != nil {
+		return err
+	}
+	base := h.base(c)
+	h.mail(v.To, "Verify your e-mail address", fmt.Sprintf("Hello %s,\n\nto confirm that %s is your address on %s, open this link "+
+		"within two days:\n\n%s/verify/%s\n\nIf you did not ask for it, ignore this mail.\n", v.To.Name, v.To.Email, base, base, v.Token))
+	return c.Redirect(http.StatusSeeOther, "/settings?verify=sent#email")
+}
+
+// verify uses a verification link (a GET: it is opened from the mail).
+func (h *accountHandler) verify(c echo.Context) error {
+	_, email, err := h.db.VerifyEmail(c.Request().Context(), c.Param("token"), h.now())
+	if err != nil {
+		if db.KindOf(err) == db.KindNotFound || db.KindOf(err) == db.KindConflict {
+			status, msg := statusOf(err)
+			return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, "Link not valid"),
+				Heading: "This link does not work", Message: msg, LinkHref: "/settings#email", LinkText: "Your settings"}), nil)
+		}
+		return err
+	}
+	return render(c, http.StatusOK, views.NoticeView(views.NoticePage{Page: pageOf(c, "Address verified"), Heading: "Address verified",
+		OK: true, Message: email + " is verified: a forgotten password can now be reset through it.",
+		LinkHref: "/settings#email", LinkText: "Your settings"}), nil)
+}
+
+// exportGame is one game in a player's data download.
+type exportGame struct {
+	ID      int64  `json:"id"`
+	URL     string `json:"url"`
+	Game    string `json:"game"`
+	Variant string `json:"variant"`
+	Status  string `json:"status"`
+	// Record is the game's record as /games/ID/record serves it; empty
+	// for a game in progress that hides information (cards) until its end.
+	Record string `json:"record"`
+}
+
+// exportRating is one rating in a player's data download.
+type exportRating struct {
+	Game   string  `json:"game"`
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Games  int     `json:"games"`
+}
+
+// exportData is the shape of a player's data download.
+type exportData struct {
+	Exported time.Time `json:"exported"`
+	Profile  struct {
+		Name          string    `json:"name"`
+		Created       time.Time `json:"created"`
+		Admin         bool      `json:"admin"`
+		Email         string    `json:"email"`
+		EmailVerified bool      `json:"email_verified"`
+		Notifications string    `json:"notifications"`
+		BoardView     string    `json:"board_view"`
+	} `json:"profile"`
+	Ratings []exportRating `json:"ratings"`
+	Games   []exportGame   `json:"games"`
+}
+
+// export sends the signed-in user's data as a JSON download: profile,
+// ratings and every game with its record.
+func (h *accountHandler) export(c echo.Context) error {
+	d, err := h.db.ExportAccount(c.Request().Context(), currentViewer(c).ID)
+	if err != nil {
+		return err
+	}
+	out := exportData{Exported: h.now().UTC(), Ratings: []exportRating{}, Games: []exportGame{}}
+	out.Profile.Name, out.Profile.Created, out.Profile.Admin = d.User.Name, d.User.CreatedAt, d.User.Admin
+	out.Profile.Email, out.Profile.EmailVerified, out.Profile.Notifications = d.Notify.Email, d.Notify.Verified, string(d.Notify.Mode)
+	out.Profile.BoardView = d.User.BoardView
+	for _, r := range d.Ratings {
+		out.Ratings = append(out.Ratings, exportRating{Game: r.Game, Rating: r.Rating, RD: r.RD, Games: r.Games})
+	}
+	base := h.base(c)
+	for _, gm := range d.Games {
+		g := gm.Game
+		eng, err := g.Engine()
+		if err != nil {
+			return err
+		}
+		e := exportGame{ID: g.ID, URL: fmt.Sprintf("%s/games/%d", base, g.ID), Game: g.Game, Variant: g.Variant, Status: g.Status}
+		if !rules.HidesInformation(eng) || g.Finished() {
+			e.Record = gameRecord(eng, g, gm.Moves).String()
+		}
+		out.Games = append(out.Games, e)
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="trench-%s.json"`, d.User.Name))
+	return c.Blob(http.StatusOK, "application/json; charset=utf-8", append(b, '\n'))
+}
+
+// deleteAccount deletes the signed-in user's account once they confirm
+// it with their password, and signs them out.
+func (h *accountHandler) deleteAccount(c echo.Context) error {
+	ctx := c.Request().Context()
+	u, err := h.db.UserByID(ctx, currentViewer(c).ID)
+	if err != nil {
+		return err
+	}
+	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("password"))) != nil {
+		return h.settingsPage(c, http.StatusUnauthorized, views.SettingsPage{Page: pageOf(c, "Settings"),
+			DeleteError: "That is not your password; nothing was deleted."})
+	}
+	if err := h.db.DeleteAccount(ctx, u.ID, h.now()); err != nil {
+		return err
+	}
+	auth := authHandler{store: h.store}
+	if err := auth.endSession(c); err != nil {
+		return err
+	}
+	c.Set("viewer", viewer{BoardView: "diamond"})
+	return render(c, http.StatusOK, views.NoticeView(views.NoticePage{Page: pageOf(c, "Account deleted"), Heading: "Account deleted",
+		OK: true, Message: "Your account " + u.Name + " is deleted. Thank you for playing.", LinkHref: "/", LinkText: "The start page"}), nil)
+}
+
+// mailLater sends one mail to r in the background through the configured
+// mail server; a failure is logged (the user can ask again).
+func (a *App) mailLater(r db.Recipient, subject, body string) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := a.sendMail(ctx, r, subject, body); err != nil {
+			a.log.Error("mail: send", "to_user", r.UserID, "subject", subject, "err", err)
+		}
+	}()
+}
+
+// sendMail sends one mail to r now.
+func (a *App) sendMail(ctx context.Context, r db.Recipient, subject, body string) error {
+	cfg := a.cfg.SMTP
+	if cfg.Addr == "" {
+		return fmt.Errorf("mail: no mail server")
+	}
+	msg, err := a.newMail(r, subject, body+mailSignature(strings.TrimRight(a.cfg.BaseURL, "/")), a.cfg.Now())
+	if err != nil {
+		return fmt.Errorf("mail: compose: %w", err)
+	}
+	client, err := cfg.client()
+	if err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
+	return client.DialAndSendWithContext(ctx, msg)
+}
+
+func mailSignature(base string) string {
+	return "\n-- \nTrench " + base + "\n"
+}

@@ -1,0 +1,226 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/views"
+)
+
+// competitionHandler serves the leaderboards and the players directory.
+type competitionHandler struct {
+	db  *db.DB
+	now func() time.Time
+}
+
+// listPageSize is how many lines a leaderboard or directory page holds.
+const listPageSize = 50
+
+// pageParam reads ?page= (1 when absent). Errors: KindInvalid.
+func pageParam(c echo.Context) (int, error) {
+	p := c.QueryParam("page")
+	if p == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 {
+		return 0, db.Errorf(db.KindInvalid, "Page %q is not a page number.", p)
+	}
+	return n, nil
+}
+
+// pageLinks sets the previous and next links of page n of pages, href
+// giving a page's address.
+func pageLinks(n, pages int, href func(int) string) (prev, next string) {
+	if n > 1 {
+		prev = href(n - 1)
+	}
+	if n < pages {
+		next = href(n + 1)
+	}
+	return prev, next
+}
+
+// leaderboard serves /leaderboard/:game. Errors: 404 for an unknown game,
+// 400 for a bad page number.
+func (h *competitionHandler) leaderboard(c echo.Context) error {
+	eng, ok := rules.Lookup(c.Param("game"))
+	if !ok {
+		return db.Errorf(db.KindNotFound, "There is no game %q.", c.Param("game"))
+	}
+	n, err := pageParam(c)
+	if err != nil {
+		return err
+	}
+	ctx, now := c.Request().Context(), h.now()
+	rows, total, err := h.db.Leaderboard(ctx, eng.Key(), now, (n-1)*listPageSize, listPageSize)
+	if err != nil {
+		return err
+	}
+	pages := max(1, (total+listPageSize-1)/listPageSize)
+	if n > pages {
+		return db.Errorf(db.KindNotFound, "The leaderboard has %s.", plural(pages, "page"))
+	}
+	p := views.LeaderboardPage{Page: pageOf(c, "Leaderboard · "+eng.Title()), Game: eng.Title(), Total: total, PageNo: n,
+		Pages: pages,
+		Rule: fmt.Sprintf("Players are listed by rating once their rating is established (deviation at most %d; "+
+			"a provisional rating is shown with “?”) and while they have finished a rated game in the last %d days.",
+			int(db.ProvisionalRD), db.LeaderboardDays)}
+	for _, e := range engines() {
+		p.Tabs = append(p.Tabs, views.Option{Value: "/leaderboard/" + e.Key(), Label: e.Title(), Selected: e.Key() == eng.Key()})
+	}
+	me := currentViewer(c).ID
+	onPage := false
+	for _, r := range rows {
+		p.Rows = append(p.Rows, leaderLine(r, me))
+		onPage = onPage || r.UserID == me
+	}
+	if me != 0 && !onPage {
+		own, listed, err := h.db.LeaderboardRank(ctx, eng.Key(), me, now)
+		if err != nil {
+			return err
+		}
+		if listed {
+			line := leaderLine(own, me)
+			p.Own = &line
+			p.OwnNote = fmt.Sprintf("You are ranked %d of %d.", own.Rank, total)
+		} else {
+			p.OwnNote = "You are not listed: " + h.whyUnlisted(ctx, eng.Key(), me, now)
+		}
+	} else if onPage {
+		for _, r := range p.Rows {
+			if r.Self {
+				p.OwnNote = fmt.Sprintf("You are ranked %d of %d.", r.Rank, total)
+			}
+		}
+	}
+	p.PrevHref, p.NextHref = pageLinks(n, p.Pages, func(k int) string {
+		return "/leaderboard/" + eng.Key() + "?page=" + strconv.Itoa(k)
+	})
+	return render(c, 200, views.LeaderboardView(p), nil)
+}
+
+// whyUnlisted says in words why user is not on game's leaderboard.
+func (h *competitionHandler) whyUnlisted(ctx context.Context, game string, user int64, now time.Time) string {
+	r, err := h.db.Rating(ctx, user, game, now)
+	switch {
+	case err != nil || r.Games == 0:
+		return "you have not finished a rated game of it yet."
+	case db.Provisional(r.RD):
+		return fmt.Sprintf("your rating %s is still provisional (%d rated games so far).", ratingText(r.Rating, r.RD), r.Games)
+	}
+	return fmt.Sprintf("your last rated game of it is more than %d days old.", db.LeaderboardDays)
+}
+
+func leaderLine(r db.LeaderRow, me int64) views.LeaderLine {
+	return views.LeaderLine{Rank: r.Rank, Name: r.Name, Rating: strconv.Itoa(int(math.Round(r.Rating))),
+		RD: strconv.Itoa(int(math.Round(r.RD))), Games: r.Games, LastGame: r.LastGame.Format("2006-01-02"), Self: r.UserID == me}
+}
+
+// directory serves /players?q=…&page=…. Errors: 400 for a bad page.
+func (h *competitionHandler) directory(c echo.Context) error {
+	n, err := pageParam(c)
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(c.QueryParam("q"))
+	rows, total, err := h.db.Players(c.Request().Context(), q, h.now(), (n-1)*listPageSize, listPageSize)
+	if err != nil {
+		return err
+	}
+	p := views.DirectoryPage{Page: pageOf(c, "Players"), Query: q, Total: total, PageNo: n,
+		Pages: max(1, (total+listPageSize-1)/listPageSize)}
+	titles := map[string]string{}
+	order := map[string]int{}
+	for i, e := range engines() {
+		titles[e.Key()], order[e.Key()] = e.Title(), i
+	}
+	for _, r := range rows {
+		line := views.DirectoryLine{Name: r.Name, LastActive: r.LastActive.Format("2006-01-02")}
+		rs := r.Ratings
+		sortByGame(rs, order)
+		for _, pr := range rs {
+			line.Ratings = append(line.Ratings, titles[pr.Game]+" "+ratingText(pr.Rating, pr.RD))
+		}
+		p.Rows = append(p.Rows, line)
+	}
+	p.PrevHref, p.NextHref = pageLinks(n, p.Pages, func(k int) string {
+		v := url.Values{"page": {strconv.Itoa(k)}}
+		if q != "" {
+			v.Set("q", q)
+		}
+		return "/players?" + v.Encode()
+	})
+	return render(c, 200, views.DirectoryView(p), nil)
+}
+
+// sortByGame orders ratings as the games are shown everywhere.
+func sortByGame(rs []db.PlayerRating, order map[string]int) {
+	for i := 1; i < len(rs); i++ {
+		for j := i; j > 0 && order[rs[j].Game] < order[rs[j-1].Game]; j-- {
+			rs[j], rs[j-1] = rs[j-1], rs[j]
+		}
+	}
+}
+
+// Chart geometry of a profile's rating history.
+const (
+	chartWidth  = 480
+	chartHeight = 120
+	chartMargin = 16
+)
+
+// ratingCharts draws userID's rating history in every game they have
+// played rated, in the games' usual order.
+func ratingCharts(ctx context.Context, store *db.DB, userID int64) ([]views.RatingChart, error) {
+	var out []views.RatingChart
+	for _, e := range engines() {
+		hist, err := store.RatingHistory(ctx, userID, e.Key())
+		if err != nil {
+			return nil, err
+		}
+		if len(hist) == 0 {
+			continue
+		}
+		out = append(out, ratingChart(e, hist))
+	}
+	return out, nil
+}
+
+// ratingChart draws one game's history: the first point is the starting
+// rating (1500), then one per rated game.
+func ratingChart(e rules.Engine, hist []db.RatingPoint) views.RatingChart {
+	start := db.RatingPoint{Rating: 1500}
+	pts := append([]db.RatingPoint{start}, hist...)
+	lo, hi := pts[0].Rating, pts[0].Rating
+	for _, p := range pts {
+		lo, hi = math.Min(lo, p.Rating), math.Max(hi, p.Rating)
+	}
+	lo, hi = math.Floor(lo/50)*50-50, math.Ceil(hi/50)*50+50
+	ch := views.RatingChart{Key: e.Key(), Game: e.Title(), Width: chartWidth, Height: chartHeight,
+		Low: strconv.Itoa(int(lo)), High: strconv.Itoa(int(hi)),
+		Summary: fmt.Sprintf("%s, from 1500 to %d", plural(len(hist), "rated game"), int(math.Round(hist[len(hist)-1].Rating)))}
+	var b strings.Builder
+	for i, p := range pts {
+		x := float64(chartMargin*2) + float64(i)*float64(chartWidth-chartMargin*3)/float64(max(1, len(pts)-1))
+		y := float64(chartMargin) + (hi-p.Rating)*float64(chartHeight-2*chartMargin)/(hi-lo)
+		xs, ys := strconv.FormatFloat(x, 'f', 1, 64), strconv.FormatFloat(y, 'f', 1, 64)
+		if i > 0 {
+			b.WriteByte(' ')
+			ch.Dots = append(ch.Dots, views.ChartDot{X: xs, Y: ys,
+				Label: fmt.Sprintf("%s: %d", p.At.Format("2006-01-02"), int(math.Round(p.Rating)))})
+		}
+		b.WriteString(xs + "," + ys)
+	}
+	ch.Points = b.String()
+	return ch
+}

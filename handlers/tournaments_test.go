@@ -1,0 +1,198 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// organise fills the tournament form as org and returns the tournament's
+// page address.
+func organise(t *testing.T, org *client, form url.Values) string {
+	t.Helper()
+	org.Get("/tournaments")
+	org.Click(org.Last.Find("#new-tournament"))
+	org.wantStatus(http.StatusOK)
+	org.Submit(org.Last.Find("#tournament-form"), form)
+	org.wantStatus(http.StatusOK)
+	if !strings.HasPrefix(org.URL, org.srv.URL+"/tournaments/") {
+		t.Fatalf("after creating a tournament %s is at %s: %s", org.Name, org.URL, org.text(".flash"))
+	}
+	return strings.TrimPrefix(org.URL, org.srv.URL)
+}
+
+// tournamentAct submits one of the tournament page's action buttons.
+func tournamentAct(t *testing.T, c *client, page, action string) {
+	t.Helper()
+	c.Get(page)
+	form := c.Last.Find(fmt.Sprintf(`#tournament-actions form[action="%s/%s"]`, page, action))
+	if form.Length() == 0 {
+		t.Fatalf("%s sees no %q button on %s: %q", c.Name, action, page, c.text("#tournament-actions"))
+	}
+	c.Submit(form, nil)
+	c.wantStatus(http.StatusOK)
+}
+
+// playTournament has the players resign, through the game pages, every
+// game of the tournament at page until it ends; the player named by
+// loser(side0, side1) resigns.
+func playTournament(t *testing.T, s *server, players map[string]*client, page string, loser func(a, b string) string) {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	fmt.Sscanf(page, "/tournaments/%d", &id)
+	for i := 0; i < 200; i++ {
+		d, err := s.DB.Tournament(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Status != "running" {
+			return
+		}
+		for _, p := range d.Pairings {
+			if p.Decided || p.GameID == 0 {
+				continue
+			}
+			g, err := s.DB.Game(ctx, p.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Finished() {
+				continue
+			}
+			resign(t, players[loser(g.Side[0].Name, g.Side[1].Name)], g.ID)
+		}
+	}
+	t.Fatal("the tournament never ended")
+}
+
+func names(sel *goquery.Selection, attr string) []string {
+	var out []string
+	sel.Each(func(_ int, s *goquery.Selection) {
+		v, _ := s.Attr(attr)
+		out = append(out, v)
+	})
+	return out
+}
+
+// TestTournamentsThroughTheSite runs a round robin of four in TRENCH's
+// official match, a Swiss of six over three rounds and a knockout of
+// eight, every step through the pages: organising, joining, starting,
+// the games (ended by resignation), and the standings, crosstable,
+// rounds and bracket.
+func TestTournamentsThroughTheSite(t *testing.T) {
+	s := startServer(t, "", nil)
+	players := map[string]*client{}
+	var all []string
+	for i := 1; i <= 8; i++ {
+		name := fmt.Sprintf("pl%d", i)
+		c := s.newClient(t)
+		c.SignUp(name)
+		players[name] = c
+		all = append(all, name)
+	}
+	lowerWins := func(a, b string) string { // "pl1" beats "pl2": the higher number resigns
+		if a > b {
+			return a
+		}
+		return b
+	}
+
+	// Round robin, official match, starts when full.
+	rr := organise(t, players["pl1"], url.Values{"name": {"Round robin of four"}, "game": {"trench:match"}, "format": {"roundrobin"},
+		"min": {"4"}, "max": {"4"}, "days": {"3"}, "starts": {""}})
+	for _, n := range all[:4] {
+		tournamentAct(t, players[n], rr, "join")
+	}
+	v := s.newClient(t)
+	v.Get(rr)
+	if st := v.text("#tournament-status"); !strings.Contains(st, "Running") {
+		t.Fatalf("a full round robin says %q", st)
+	}
+	if n := v.Last.Find("#crosstable tbody a").Length(); n != 12 {
+		t.Errorf("%d game links in the crosstable, want 12 (6 matches, both ways)", n)
+	}
+	// A tournament game's page names the tournament and the round.
+	href, _ := v.Last.Find("#crosstable tbody a").First().Attr("href")
+	v.Get(href)
+	if got := v.text("#game-tournament"); !strings.HasPrefix(got, "Round robin of four · round ") {
+		t.Errorf("the game page's tournament line: %q", got)
+	}
+	playTournament(t, s, players, rr, lowerWins)
+	v.Get(rr)
+	if st := v.text("#tournament-status"); st != "Finished." {
+		t.Errorf("status %q", st)
+	}
+	if got := strings.Join(names(v.Last.Find("#standings tr[data-player]"), "data-player"), ","); got != "pl1,pl2,pl3,pl4" {
+		t.Errorf("round robin standings %s", got)
+	}
+	if pts := v.text(`#standings tr[data-player="pl1"] .points`); pts != "3" {
+		t.Errorf("pl1 has %q points, want 3", pts)
+	}
+
+	// Swiss: six players, three rounds; the organiser starts it early.
+	sw := organise(t, players["pl2"], url.Values{"name": {"Swiss of six"}, "game": {"trenches:standard"}, "format": {"swiss"},
+		"rounds": {"3"}, "min": {"4"}, "max": {"8"}, "days": {"2"}, "starts": {"7"}})
+	for _, n := range all[:6] {
+		tournamentAct(t, players[n], sw, "join")
+	}
+	tournamentAct(t, players["pl6"], sw, "leave")
+	tournamentAct(t, players["pl6"], sw, "join")
+	players["pl3"].Get(sw)
+	if players["pl3"].Last.Find(`#tournament-actions form[action$="/start"]`).Length() != 0 {
+		t.Error("a player who is not the organiser may start the Swiss")
+	}
+	tournamentAct(t, players["pl2"], sw, "start")
+	playTournament(t, s, players, sw, lowerWins)
+	v.Get(sw)
+	if n := v.Last.Find("#rounds section.round").Length(); n != 3 {
+		t.Errorf("%d Swiss rounds shown, want 3", n)
+	}
+	if n := v.Last.Find("#rounds li.pairing").Length(); n != 9 {
+		t.Errorf("%d Swiss pairings shown, want 9", n)
+	}
+	if top := names(v.Last.Find("#standings tr[data-player]"), "data-player"); len(top) != 6 || top[0] != "pl1" {
+		t.Errorf("Swiss standings %v, want pl1 first of six", top)
+	}
+
+	// Knockout of eight.
+	ko := organise(t, players["pl3"], url.Values{"name": {"Knockout of eight"}, "game": {"trench:single"}, "format": {"knockout"},
+		"min": {"2"}, "max": {"8"}, "days": {"1"}, "starts": {""}, "rated": {"1"}})
+	for _, n := range all {
+		tournamentAct(t, players[n], ko, "join")
+	}
+	playTournament(t, s, players, ko, lowerWins)
+	v.Get(ko)
+	var titles []string
+	v.Last.Find("#rounds.bracket section.round h3").Each(func(_ int, h *goquery.Selection) { titles = append(titles, h.Text()) })
+	if strings.Join(titles, ",") != "Quarter-finals,Semi-finals,Final" {
+		t.Errorf("bracket rounds %v", titles)
+	}
+	if final := v.Last.Find(`#rounds section.round[data-round="3"] li.pairing`).Text(); !strings.Contains(final, "pl1 – pl2") || !strings.Contains(final, "1 – 0") {
+		t.Errorf("the final: %q, want pl1 – pl2 won by pl1", final)
+	}
+	v.Get("/tournaments")
+	if n := v.Last.Find("#tournaments-finished tbody tr").Length(); n != 3 {
+		t.Errorf("%d finished tournaments listed, want 3", n)
+	}
+
+	// Bad settings come back with the form and a 400; a visitor cannot
+	// join.
+	org := players["pl4"]
+	org.Get("/tournaments/new")
+	org.Submit(org.Last.Find("#tournament-form"), url.Values{"name": {"x"}})
+	if org.Status != http.StatusBadRequest || org.Last.Find("#tournament-form").Length() != 1 {
+		t.Errorf("a one-letter name: status %d", org.Status)
+	}
+	v.Post(rr+"/join", nil)
+	if v.Status != http.StatusUnauthorized && v.Status != http.StatusForbidden {
+		t.Errorf("a visitor joining: status %d", v.Status)
+	}
+	players["pl1"].Post("/tournaments/999/join", nil)
+	players["pl1"].wantStatus(http.StatusNotFound)
+}

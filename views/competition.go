@@ -1,0 +1,73 @@
+package views
+
+// LeaderboardPage is /leaderboard/{game}: the listed players of one game,
+// a page of them at a time.
+type LeaderboardPage struct {
+	Page
+	Game  string   // the game's title
+	Tabs  []Option // one per game: Value is the page's address
+	Rule  string   // who is listed, in a sentence
+	Rows  []LeaderLine
+	Total int
+	// Own is the signed-in player's line when it is not on this page;
+	// OwnNote says why they are not listed at all ("" when they are).
+	Own      *LeaderLine
+	OwnNote  string
+	PageNo   int
+	Pages    int
+	PrevHref string
+	NextHref string
+}
+
+// LeaderLine is one player on a leaderboard.
+type LeaderLine struct {
+	Rank     int
+	Name     string
+	Rating   string // rounded
+	RD       string // rounded deviation
+	Games    int
+	LastGame string // date of the last rated game, 2006-01-02
+	Self     bool   // the signed-in player
+}
+
+// DirectoryPage is /players: the players whose name starts with Query.
+type DirectoryPage struct {
+	Page
+	Query    string
+	Rows     []DirectoryLine
+	Total    int
+	PageNo   int
+	Pages    int
+	PrevHref string
+	NextHref string
+}
+
+// DirectoryLine is one player of the directory: their ratings as
+// "TRENCH 1612", "Trenches 1500?" (a "?" marks a provisional rating) and
+// the date they last played.
+type DirectoryLine struct {
+	Name       string
+	Ratings    []string
+	LastActive string
+}
+
+// RatingChart is a profile's rating history in one game, drawn on the
+// server: Points is an SVG polyline's points in a Width×Height box, one
+// per rated game, oldest on the left; Low and High label the rating axis.
+type RatingChart struct {
+	Key     string // game key
+	Game    string // title
+	Points  string
+	Dots    []ChartDot
+	Width   int
+	Height  int
+	Low     string
+	High    string
+	Summary string // e.g. "12 rated games, from 1500 to 1622"
+}
+
+// ChartDot is one rated game on a RatingChart.
+type ChartDot struct {
+	X, Y  string
+	Label string // "2026-03-04: 1622"
+}

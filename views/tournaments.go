@@ -1,0 +1,89 @@
+package views
+
+// TournamentsPage is /tournaments: upcoming, running and finished.
+type TournamentsPage struct {
+	Page
+	Upcoming, Running, Finished []TournamentLine
+	CanCreate                   bool
+}
+
+// TournamentLine is one tournament in a list.
+type TournamentLine struct {
+	Href    string
+	Name    string
+	Game    string // "TRENCH · Official match (2 games)"
+	Format  string // "Swiss, 5 rounds"
+	Players string // "6 of 8 players"
+	When    string // "sign-up ends 2026-03-04", "round 2 of 5", "finished"
+}
+
+// TournamentForm is /tournaments/new.
+type TournamentForm struct {
+	Page
+	Error    string
+	Name     string
+	Games    []Option // Value "game:variant"
+	Formats  []Option
+	Rounds   string
+	Min, Max string
+	Days     []Option
+	Starts   []Option // "" for when full, else days of sign-up
+	Rated    bool
+}
+
+// TournamentPage is /tournaments/{id}.
+type TournamentPage struct {
+	Page
+	ID        int64
+	Name      string
+	Game      string
+	Format    string
+	Clock     string
+	Rated     bool
+	Status    string // a sentence: "Sign-up until …", "Round 2 of 3", "Finished"
+	Organiser string
+	Rule      string // how the format pairs, ties and byes, in words
+	// Actions the viewer may take (each a POST form).
+	CanJoin, CanLeave, CanWithdraw, CanStart, CanCancel bool
+	Entrants                                            []string // names, "(withdrawn)" marked
+	Standings                                           []StandingLine
+	// Crosstable (round robin): Cross[i][j] is row player i's result
+	// against column player j.
+	Cross     [][]CrossCell
+	CrossHead []string
+	Rounds    []RoundView // Swiss pairings or knockout bracket
+	Bracket   bool
+}
+
+// StandingLine is one entrant's line of the standings.
+type StandingLine struct {
+	Rank            int
+	Name            string
+	Points          string // "2½"
+	Games           int
+	Buchholz        string
+	SonnebornBerger string
+	Withdrawn       bool
+}
+
+// CrossCell is one cell of a crosstable: Text "1", "½", "0", "…" (being
+// played), "" for the diagonal; Href the match's game.
+type CrossCell struct {
+	Text string
+	Href string
+}
+
+// RoundView is one round's pairings.
+type RoundView struct {
+	Number   int
+	Title    string // "Round 1", "Final"
+	Pairings []PairingLine
+}
+
+// PairingLine is one pairing: Result "1 – 0", "½ – ½", "playing", "bye".
+type PairingLine struct {
+	Side0, Side1 string
+	Result       string
+	Href         string
+	Leg          int // > 1: a replay of a drawn pairing
+}
