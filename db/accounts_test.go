@@ -3,6 +3,7 @@ package db_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -203,8 +204,9 @@ func TestDeleteAccount(t *testing.T) {
 	if err := store.DeleteAccount(ctx, ann.ID, t0); err != nil {
 		t.Fatal(err)
 	}
+	tomb := fmt.Sprintf("deleted-%d", ann.ID)
 	gone, err := store.UserByID(ctx, ann.ID)
-	if err != nil || gone.Name != "deleted-1" || !gone.Deleted() || gone.PasswordHash != "" {
+	if err != nil || gone.Name != tomb || !gone.Deleted() || gone.PasswordHash != "" {
 		t.Fatalf("after deletion: %+v %v", gone, err)
 	}
 	if _, err := store.UserByName(ctx, "ann"); db.KindOf(err) != db.KindNotFound {
@@ -213,7 +215,7 @@ func TestDeleteAccount(t *testing.T) {
 	// The match with bob: game 1 resigned, and game 2 (started by that) too.
 	games, _ := store.MatchGames(ctx, g1.MatchID)
 	for _, g := range games {
-		if !g.Finished() || g.Winner != g.SideOf(bob.ID) || g.Side[g.SideOf(bob.ID).Other()].Name != "deleted-1" {
+		if !g.Finished() || g.Winner != g.SideOf(bob.ID) || g.Side[g.SideOf(bob.ID).Other()].Name != tomb {
 			t.Fatalf("game %d after deletion: finished %v winner %d sides %+v", g.ID, g.Finished(), g.Winner, g.Side)
 		}
 	}
@@ -223,7 +225,7 @@ func TestDeleteAccount(t *testing.T) {
 	// The finished game stays, under the tombstone; ann's message is gone,
 	// carl's stays.
 	fin, _ = store.Game(ctx, fid)
-	if fin.Winner != fin.SideOf(ann.ID) || fin.Side[fin.SideOf(ann.ID)].Name != "deleted-1" {
+	if fin.Winner != fin.SideOf(ann.ID) || fin.Side[fin.SideOf(ann.ID)].Name != tomb {
 		t.Fatalf("the finished game: %+v", fin)
 	}
 	msgs, err := store.ReadMessages(ctx, fin, carl.ID, t0)
@@ -233,7 +235,7 @@ func TestDeleteAccount(t *testing.T) {
 	if ch, _ := store.Challenge(ctx, open1.ID); ch.Status != "cancelled" {
 		t.Fatalf("the open challenge is %s", ch.Status)
 	}
-	if _, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: bob.ID, Opponent: "deleted-1", Game: "trench", Variant: "single", Color: "0", DaysPerMove: 2}, t0); db.KindOf(err) != db.KindNotFound {
+	if _, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: bob.ID, Opponent: tomb, Game: "trench", Variant: "single", Color: "0", DaysPerMove: 2}, t0); db.KindOf(err) != db.KindNotFound {
 		t.Fatalf("a deleted account can be challenged: %v", err)
 	}
 	if err := store.DeleteAccount(ctx, ann.ID, t0); db.KindOf(err) != db.KindNotFound {

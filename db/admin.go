@@ -76,7 +76,7 @@ const MaxUserList = 100
 // query (any case; "" for all), by name, at most MaxUserList.
 func (db *DB) SearchUsers(ctx context.Context, query string) ([]User, error) {
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(query)
-	rows, err := db.read.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE name LIKE ? ESCAPE '\'
+	rows, err := db.read.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE name LIKE ? ESCAPE '\' AND computer_level IS NULL
 		ORDER BY deleted_at IS NOT NULL, name COLLATE NOCASE LIMIT ?`, "%"+esc+"%", MaxUserList)
 	if err != nil {
 		return nil, fmt.Errorf("db: search users: %w", err)
@@ -271,7 +271,7 @@ type Figures struct {
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
 	var f Figures
 	err := db.read.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL),
+		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND computer_level IS NULL),
 		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND suspended_at IS NOT NULL),
 		(SELECT COUNT(*) FROM (SELECT side0_id FROM games WHERE updated_at > ?1 UNION SELECT side1_id FROM games WHERE updated_at > ?1)),
 		(SELECT COUNT(*) FROM games),

@@ -70,18 +70,8 @@ const MaxOpenChallenges = 20
 // challenge to oneself; KindTooMany when the creator already has
 // MaxOpenChallenges open.
 func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time) (Challenge, error) {
-	eng, ok := rules.Lookup(c.Game)
-	if !ok {
-		return Challenge{}, Errorf(KindInvalid, "Unknown game %q.", c.Game)
-	}
-	if !slices.ContainsFunc(eng.Variants(), func(v rules.Variant) bool { return v.Key == c.Variant }) {
-		return Challenge{}, Errorf(KindInvalid, "Unknown rules %q for %s.", c.Variant, eng.Title())
-	}
-	if fixed, ok := eng.(rules.CreatorSider); ok {
-		c.Color = fmt.Sprint(int(fixed.CreatorSide()))
-	}
-	if c.Color != "0" && c.Color != "1" && c.Color != "random" {
-		return Challenge{}, Errorf(KindInvalid, "Unknown colour choice %q.", c.Color)
+	if err := checkGame(&c); err != nil {
+		return Challenge{}, err
 	}
 	tc := c.timeControl()
 	if err := tc.Validate(); err != nil {
@@ -133,6 +123,25 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 		return Challenge{}, err
 	}
 	return ch, tx.Commit()
+}
+
+// checkGame checks the game, rules and colour of c, fixing the colour
+// where the game's rules fix the creator's side. Errors: KindInvalid.
+func checkGame(c *NewChallenge) error {
+	eng, ok := rules.Lookup(c.Game)
+	if !ok {
+		return Errorf(KindInvalid, "Unknown game %q.", c.Game)
+	}
+	if !slices.ContainsFunc(eng.Variants(), func(v rules.Variant) bool { return v.Key == c.Variant }) {
+		return Errorf(KindInvalid, "Unknown rules %q for %s.", c.Variant, eng.Title())
+	}
+	if fixed, ok := eng.(rules.CreatorSider); ok {
+		c.Color = fmt.Sprint(int(fixed.CreatorSide()))
+	}
+	if c.Color != "0" && c.Color != "1" && c.Color != "random" {
+		return Errorf(KindInvalid, "Unknown colour choice %q.", c.Color)
+	}
+	return nil
 }
 
 const challengeSelect = `SELECT c.id, c.creator_id, cu.name, COALESCE(c.opponent_id, 0), COALESCE(ou.name, ''),
@@ -211,6 +220,15 @@ func (db *DB) AcceptChallenge(ctx context.Context, id, userID int64, seed int64,
 		return 0, err
 	}
 	defer tx.Rollback()
+	gameID, err := acceptChallenge(ctx, tx, id, userID, seed, now)
+	if err != nil {
+		return 0, err
+	}
+	return gameID, tx.Commit()
+}
+
+// acceptChallenge is AcceptChallenge in the transaction tx.
+func acceptChallenge(ctx context.Context, tx *Tx, id, userID int64, seed int64, now time.Time) (int64, error) {
 	c, err := challengeByID(ctx, tx, id)
 	if err != nil {
 		return 0, err
@@ -254,7 +272,7 @@ func (db *DB) AcceptChallenge(ctx context.Context, id, userID int64, seed int64,
 	if _, err := tx.ExecContext(ctx, `UPDATE challenges SET status = 'accepted', match_id = ? WHERE id = ?`, matchID, id); err != nil {
 		return 0, fmt.Errorf("db: accept challenge: %w", err)
 	}
-	return gameID, tx.Commit()
+	return gameID, nil
 }
 
 // DeclineChallenge lets the addressed player decline challenge id.

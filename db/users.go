@@ -58,7 +58,7 @@ func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now tim
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx,
-		`INSERT INTO users (name, password_hash, created_at, is_admin) VALUES (?, ?, ?, NOT EXISTS (SELECT 1 FROM users))`,
+		`INSERT INTO users (name, password_hash, created_at, is_admin) VALUES (?, ?, ?, NOT EXISTS (SELECT 1 FROM users WHERE computer_level IS NULL))`,
 		name, passwordHash, unix(now))
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {

@@ -47,6 +47,18 @@ type Config struct {
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
 	VacationDays int
+	// BotWorkers is the most searches of the computer players (moves and
+	// analyses) run at once; 0 means 1.
+	BotWorkers int
+	// RateBotGames makes games against the computer rated (they are not
+	// by default).
+	RateBotGames bool
+	// MoveNodes is the node budget of each computer move; 0 means the
+	// level's own (a small budget makes tests fast).
+	MoveNodes int64
+	// AnalysisNodes is the search budget of each position of a game
+	// analysis; 0 means the hard level's own budget.
+	AnalysisNodes int64
 	// AccessLog makes the server log one line per request (method, route,
 	// status, duration, user id) at level Info.
 	AccessLog bool
@@ -59,8 +71,11 @@ type App struct {
 	sessions *sessionManager
 	log      *slog.Logger
 	limits   *limits
-	metrics  *metrics
-	routeSet map[string]struct{} // "METHOD /route/:pattern" of every route
+	computer *computer
+	// computers are the computer accounts by user id.
+	computers map[int64]db.Computer
+	metrics   *metrics
+	routeSet  map[string]struct{} // "METHOD /route/:pattern" of every route
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -93,7 +108,15 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
-	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits(cfg.Now)}
+	comps, err := store.Computers(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := &App{db: store, cfg: cfg, sessions: sm, log: cfg.Logger, limits: newLimits(cfg.Now),
+		computer: newComputer(store, cfg), computers: map[int64]db.Computer{}}
+	for _, c := range comps {
+		a.computers[c.ID] = c
+	}
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
 	e := echo.New()
 	e.HideBanner = true

@@ -52,8 +52,14 @@ type tab struct {
 // The browser is closed when the test ends, before the server stops.
 func newTab(t *testing.T, s *server, script bool) *tab {
 	t.Helper()
+	return newTabWithin(t, s, script, browserTimeout)
+}
+
+// newTabWithin is newTab for a test that may take up to d (a whole game).
+func newTabWithin(t *testing.T, s *server, script bool, d time.Duration) *tab {
+	t.Helper()
 	path := needChromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),

@@ -21,6 +21,8 @@ type challengeHandler struct {
 	db   *db.DB
 	now  func() time.Time
 	seed func() int64
+	// rateBots: games against the computer are rated (the form says so).
+	rateBots bool
 }
 
 // challengeForm builds the new-challenge form for game (the first game
@@ -106,7 +108,9 @@ func formClock(c echo.Context) db.TimeControl {
 
 func (h *challengeHandler) form(c echo.Context) error {
 	in := db.NewChallenge{Opponent: c.QueryParam("opponent"), Rated: true}
-	return render(c, http.StatusOK, views.ChallengeFormView(challengeForm(c, c.QueryParam("game"), in, "")), nil)
+	f := challengeForm(c, c.QueryParam("game"), in, "")
+	f.Computer = computerChoice(f.Game, "", h.rateBots, "")
+	return render(c, http.StatusOK, views.ChallengeFormView(f), nil)
 }
 
 func (h *challengeHandler) create(c echo.Context) error {
@@ -127,7 +131,9 @@ func (h *challengeHandler) create(c echo.Context) error {
 	_, err = h.db.CreateChallenge(c.Request().Context(), in, h.now())
 	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound || k == db.KindTooMany) {
 		status, msg := statusOf(err)
-		return render(c, status, views.ChallengeFormView(challengeForm(c, in.Game, in, msg)), nil)
+		f := challengeForm(c, in.Game, in, msg)
+		f.Computer = computerChoice(f.Game, "", h.rateBots, "")
+		return render(c, status, views.ChallengeFormView(f), nil)
 	} else if err != nil {
 		return err
 	}

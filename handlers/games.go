@@ -25,6 +25,10 @@ type gameHandler struct {
 	db       *db.DB
 	now      func() time.Time
 	sessions *sessionManager // keeps a visitor's board view
+	// computers are the computer accounts by user id; wake tells their
+	// worker that a game changed.
+	computers map[int64]db.Computer
+	wake      func()
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -313,6 +317,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if next != 0 {
 			p.NextWaitingHref = fmt.Sprintf("/games/%d", next)
 		}
+	}
+	if err := h.computerPage(c, s, &p, review); err != nil {
+		return views.GamePage{}, err
 	}
 	if err := h.ratings(c, s, &p); err != nil {
 		return views.GamePage{}, err
@@ -705,6 +712,7 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		}
 		return h.respond(c, status, s, msg)
 	}
+	h.wake()
 	gameURL := fmt.Sprintf("/games/%d", id)
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, gameURL)

@@ -44,7 +44,7 @@ func clickMove(t *testing.T, c *client, gameID int64, pick func(n int) int) stri
 	page := fmt.Sprintf("/games/%d", gameID)
 	c.Get(page)
 	c.wantStatus(http.StatusOK)
-	for step := 0; step < 4; step++ {
+	for step := 0; step < 8; step++ {
 		buttons := c.Last.Find(`#board button[name="move"]`)
 		if buttons.Length() > 0 && step > 0 {
 			b := buttons.Eq(pick(buttons.Length()))
@@ -53,6 +53,9 @@ func clickMove(t *testing.T, c *client, gameID int64, pick func(n int) int) stri
 			return move
 		}
 		links := c.Last.Find(`#board a[data-click]`)
+		if actions := c.Last.Find(`#cards-actions a[data-click]`); actions.Length() > 0 {
+			links = actions // the card game: an action first
+		}
 		if step > 0 && c.Last.Find(`#board a[data-click].target`).Length() > 0 {
 			links = c.Last.Find(`#board a[data-click].target`)
 		}
@@ -63,7 +66,7 @@ func clickMove(t *testing.T, c *client, gameID int64, pick func(n int) int) stri
 		c.Click(links.Eq(pick(links.Length())))
 		c.wantStatus(http.StatusOK)
 	}
-	t.Fatalf("%s: no move after four clicks", c.Name)
+	t.Fatalf("%s: no move after eight clicks", c.Name)
 	return ""
 }
 

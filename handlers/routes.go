@@ -28,8 +28,8 @@ func (a *App) routes(e *echo.Echo) {
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
 	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
 	pages := &pageHandler{db: a.db, now: a.cfg.Now}
-	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
-	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions}
+	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rateBots: a.cfg.RateBotGames}
+	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions, computers: a.computers, wake: a.computer.Wake}
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
@@ -81,6 +81,12 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/challenges/:id/accept", challenges.accept, requireUser)
 	site.POST("/challenges/:id/decline", challenges.decline, requireUser)
 	site.POST("/challenges/:id/cancel", challenges.cancel, requireUser)
+
+	computer := &computerHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rated: a.cfg.RateBotGames, wake: a.computer.Wake}
+	site.POST("/computer", computer.start, requireUser)
+	analysis := &analysisHandler{games: games, db: a.db, now: a.cfg.Now, nodes: a.cfg.AnalysisNodes, wake: a.computer.Wake}
+	site.GET("/games/:id/analysis", analysis.panel)
+	site.POST("/games/:id/analysis", analysis.queue, requireUser)
 
 	site.GET("/games/:id", games.show)
 	site.GET("/games/:id/live", games.live)

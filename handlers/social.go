@@ -251,7 +251,9 @@ func (h *socialHandler) rematch(c echo.Context) error {
 	uid := currentViewer(c).ID
 	switch c.Param("action") {
 	case "offer":
-		_, err = h.db.OfferRematch(ctx, g.MatchID, uid, h.now())
+		if _, err = h.db.OfferRematch(ctx, g.MatchID, uid, h.now()); err == nil {
+			h.games.wake() // the offer may be to the computer
+		}
 	case "accept":
 		var gameID int64
 		if gameID, err = h.db.AcceptRematch(ctx, g.MatchID, uid, h.seed(), h.now()); err == nil {

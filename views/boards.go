@@ -67,6 +67,7 @@ type trenchCell struct {
 	Dark     bool
 	Trench   bool
 	Last     bool
+	Best     bool // part of the best move the analysis found
 	Selected bool
 	Step     Step
 	Target   bool   // a destination of the selected unit
@@ -85,6 +86,7 @@ func (c trenchCell) Class() string {
 	}
 	add(c.Trench, "trench")
 	add(c.Last, "last")
+	add(c.Best, "best")
 	add(c.Selected, "selected")
 	add(c.Target, "target")
 	add(c.Capture, "capture")
@@ -148,6 +150,7 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 			c := trenchCell{Name: sq.String(), Dark: (file+rank)%2 == 0, Trench: trench.InTrench(sq)}
 			c.Unit, c.HasUnit = v.Position.At(sq)
 			c.Last = p.InLastMove(c.Name)
+			c.Best = p.InBest(c.Name)
 			c.Selected = p.IsSelected(c.Name)
 			c.Step = p.Next[c.Name]
 			if m, ok := targets[c.Name]; ok {

@@ -113,6 +113,8 @@ type ChallengeForm struct {
 	Opponent    string
 	Error       string
 	Rated       bool
+	// Computer is the form to play the computer instead.
+	Computer ComputerChoice
 }
 
 // ChallengeGame is one game's choices on the challenge form.
@@ -147,6 +149,9 @@ type LogLine struct {
 	Side rules.Side
 	Dark bool // the mover plays the dark pieces: marked ●, the other side ○
 	Text string
+	// Mistake: the computer's analysis found the move lost much of the
+	// mover's expected result.
+	Mistake bool
 }
 
 // sideClass is the CSS class of a move by side ("s0", "s1").
@@ -204,11 +209,23 @@ type Play struct {
 	BackHref string   // undo the last click; "" when nothing is selected
 	Square   bool     // square view instead of the diamond
 	LastMove []string // the clicks of the last move, to highlight
+	Best     []string // the clicks of the best move by the analysis, to mark
 }
 
 // IsSelected reports whether click is among the clicks made so far.
 func (p Play) IsSelected(click string) bool {
 	for _, s := range p.Selected {
+		if s == click {
+			return true
+		}
+	}
+	return false
+}
+
+// InBest reports whether click is part of the move the analysis found
+// best.
+func (p Play) InBest(click string) bool {
+	for _, s := range p.Best {
 		if s == click {
 			return true
 		}
@@ -272,6 +289,11 @@ type GamePage struct {
 	// Social says whether the game is rated and holds, for its players,
 	// the rematch offer and the messages.
 	Social *SocialPanel
+	// Thinking: the computer is to move (the page polls sooner).
+	Thinking bool
+	// Analysis is the computer analysis of a finished game under review
+	// (nil when the game cannot have one).
+	Analysis *AnalysisPanel
 	// Plan is the viewer's own conditional moves (nil when not offered).
 	Plan *PlanPanel
 }

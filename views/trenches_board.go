@@ -13,6 +13,7 @@ type trenchesCell struct {
 	Piece     trenches.Piece
 	Dark      bool
 	Last      bool
+	Best      bool // part of the best move the analysis found
 	Selected  bool // the selected piece's square, or the Soldier's landing
 	Vacated   bool // the square the selected Soldier left (a grenade may land here)
 	Step      Step
@@ -31,6 +32,7 @@ func (c trenchesCell) Class() string {
 	}
 	add(c.Piece == trenches.Debris, "debris")
 	add(c.Last, "last")
+	add(c.Best, "best")
 	add(c.Selected, "selected")
 	add(c.Landing, "target")
 	add(c.Grenade, "target grenade")
@@ -110,6 +112,7 @@ func trenchesBoard(v trenches.BoardView, p Play) trenchesBoardVM {
 			sq := trenches.NewSquare(file, rank)
 			c := trenchesCell{Name: sq.String(), Piece: pos.At(sq), Dark: (file+rank)%2 == 0}
 			c.Last = p.InLastMove(c.Name)
+			c.Best = p.InBest(c.Name)
 			c.Step = p.Next[c.Name]
 			c.Landing = landings.Has(sq)
 			c.Grenade = open.Has(sq)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -147,7 +148,7 @@ func TestAdminCommands(t *testing.T) {
 	})
 	run("delete", "cy")
 	check(func(s *db.DB) error {
-		if u := user(s, ids[2]); !u.Deleted() || u.Name != "deleted-3" {
+		if u := user(s, ids[2]); !u.Deleted() || u.Name != fmt.Sprintf("deleted-%d", ids[2]) {
 			t.Fatalf("cy after delete: %+v", u)
 		}
 		return nil

@@ -48,19 +48,27 @@ type benchConfig struct {
 	Dir         string        // where the temporary databases go ("" = the system's)
 	BcryptCost  int           // of the in-process server; 0 = the server's default
 	Quiet       bool          // no progress lines
+	// ComputerShare is the share of games played against the computer in
+	// the comparison run (0: none; see compareComputer).
+	ComputerShare float64
+	// ComputerPhase is how long each phase of the comparison lasts.
+	ComputerPhase time.Duration
 }
 
 // benchResult is what a bench run measured.
 type benchResult struct {
-	Load         loadStats
-	Elapsed      time.Duration
-	MovesPerSec  float64
-	RawCommits   int
-	RawElapsed   time.Duration
-	RawPerSec    float64
-	PlayMoves    int
-	PlayElapsed  time.Duration
-	PlayPerSec   float64
+	Load        loadStats
+	Elapsed     time.Duration
+	MovesPerSec float64
+	RawCommits  int
+	RawElapsed  time.Duration
+	RawPerSec   float64
+	PlayMoves   int
+	PlayElapsed time.Duration
+	PlayPerSec  float64
+	// Computer is the comparison of the human moves with and without games
+	// against the computer (zero when not run).
+	Computer     computerComparison
 	RSSKiB       int64
 	HWMKiB       int64
 	Ratio        float64
@@ -82,6 +90,8 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.DurationVar(&cfg.RawDuration, "raw-duration", 2*time.Second, "how long to time the raw SQLite commits")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of the load to this file")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
+	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at the hard level (0: skip)")
+	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -103,6 +113,9 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult, error) {
 	if cfg.Users < 2 || cfg.Games < 1 || cfg.Clients < 1 || cfg.Duration <= 0 {
 		return nil, errors.New("bench: want --users ≥ 2, --games ≥ 1, --clients ≥ 1 and a positive --duration")
+	}
+	if cfg.ComputerShare < 0 || cfg.ComputerShare >= 1 || cfg.ComputerShare > 0 && cfg.ComputerPhase <= 0 {
+		return nil, errors.New("bench: want 0 ≤ --computer < 1 and a positive --computer-phase")
 	}
 	if _, err := gameKinds(cfg.Game); err != nil {
 		return nil, err
@@ -236,6 +249,12 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	say("  ratio             %.2f (moves/s ÷ raw commits/s)", res.Ratio)
 	say("targets (2 cores, 64 clients): moves/s ≥ 2000 %s, p99 ≤ 25 ms %s, move answer ≤ 8 KB %s, ratio ≥ 0.5 %s",
 		mark(res.MovesPerSec >= 2000), mark(percentile(lat, 99) <= 25), mark(mean(st.FragmentBytes) <= 8192), mark(res.Ratio >= 0.5))
+	if cfg.ComputerShare > 0 {
+		if res.Computer, err = compareComputer(ctx, cfg, ld, say); err != nil {
+			return nil, err
+		}
+		res.Load.Errors += res.Computer.Errors
+	}
 	if cfg.CPUProfile != "" {
 		say("CPU profile of the load: %s (server side only: go tool pprof -tagfocus=side=server -top %s)", cfg.CPUProfile, cfg.CPUProfile)
 	}
@@ -412,6 +431,14 @@ func startLabeled(ctx context.Context, path string, bcryptCost int) (*inProcess,
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	go app.ExpireLoop(ctx, time.Minute)
+	// The computer players, as `trench serve` runs them (--bot-workers 1,
+	// a processor more for the search).
+	runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+	botDone := make(chan struct{})
+	go func() {
+		defer close(botDone)
+		app.ComputerLoop(ctx, 5*time.Second)
+	}()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	return &inProcess{URL: "http://" + ln.Addr().String(), Path: path, stop: func() {
@@ -420,6 +447,7 @@ func startLabeled(ctx context.Context, path string, bcryptCost int) (*inProcess,
 		srv.Shutdown(sctx)
 		<-done
 		cancel()
+		<-botDone
 		store.Close()
 	}}, nil
 }
@@ -763,6 +791,9 @@ type game struct {
 	tabs    [2]*gamePage
 	waiting int // the player who polls for the other's move
 	moves   int // moves played in this game by this client
+	// computer: players[0] plays the computer (players[1] and tabs[1]
+	// are nil).
+	computer bool
 }
 
 func (g *game) url() string { return fmt.Sprintf("/games/%d", g.id) }
@@ -1000,7 +1031,12 @@ func (c *client) run(ctx context.Context, lim runLimits, deadline time.Time) loa
 		if lim.moves > 0 && c.l.reserved.Add(1) > lim.moves {
 			break
 		}
-		err := c.play(ctx, g)
+		var err error
+		if g.computer {
+			err = c.playComputer(ctx, g)
+		} else {
+			err = c.play(ctx, g)
+		}
 		if err == nil {
 			continue
 		}
@@ -1085,6 +1121,12 @@ func (c *client) play(ctx context.Context, g *game) error {
 		}
 		mover = w
 	}
+	return c.clickMove(ctx, g, mover)
+}
+
+// clickMove makes one move as g's player mover: clicks a unit, clicks on
+// until a move button shows, and submits the board.
+func (c *client) clickMove(ctx context.Context, g *game, mover int) error {
 	u := g.players[mover]
 	pg := g.tabs[mover]
 	for step := 0; step < 4; step++ {
@@ -1165,6 +1207,9 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 // gameOver goes on to the match's next game, or starts a new one.
 func (c *client) gameOver(ctx context.Context, g *game, pg *gamePage) error {
 	c.st.Finished++
+	if g.computer {
+		return c.newComputerGame(ctx, g)
+	}
 	if pg.nextGame != "" {
 		if _, err := fmt.Sscanf(pg.nextGame, "/games/%d", &g.id); err == nil {
 			return c.open(ctx, g, nil)

@@ -112,3 +112,31 @@ func TestParseGame(t *testing.T) {
 		t.Fatalf("goquery finds %d move buttons, the bench %d", n, len(pg.moves))
 	}
 }
+
+// TestBenchWithComputer runs the comparison with games against the
+// computer, tiny: both kinds of phases play, the computer answers, no
+// error. It asserts no speed.
+func TestBenchWithComputer(t *testing.T) {
+	var out bytes.Buffer
+	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 20, Duration: 5 * time.Second,
+		Game: "mix", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, Dir: t.TempDir(),
+		ComputerShare: 0.5, ComputerPhase: 1500 * time.Millisecond}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Log("\n" + out.String())
+	c := res.Computer
+	if res.Load.Errors != 0 || c.Errors != 0 {
+		t.Fatalf("%d errors", res.Load.Errors)
+	}
+	if c.Games != 2 || c.MovesWithout == 0 || c.MovesWith == 0 || c.ComputerMoves == 0 || c.Answers == 0 || c.P99With == 0 {
+		t.Fatalf("the comparison measured nothing: %+v", c)
+	}
+	if !strings.Contains(out.String(), "human move POST   p99") {
+		t.Fatal("the report has no comparison")
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if last := lines[len(lines)-1]; !lastLine.MatchString(last) {
+		t.Fatalf("last line %q", last)
+	}
+}

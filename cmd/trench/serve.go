@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +56,10 @@ type serveConfig struct {
 	// X-Forwarded-For is believed.
 	KeyFile        string
 	TrustedProxies []*net.IPNet
+	// BotWorkers is how many computer searches may run at once; RateBots
+	// makes games against the computer rated.
+	BotWorkers int
+	RateBots   bool
 }
 
 // parseServeFlags reads the flags of serve (with the environment as
@@ -107,6 +112,13 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 		}
 	}
 	fs.Func("trusted-proxy", "a reverse proxy (CIDR or address) whose X-Forwarded-For is believed; repeat for several; none by default (TRENCH_TRUSTED_PROXIES, comma-separated)", addProxy)
+	botWorkersDefault, err := strconv.Atoi(env("TRENCH_BOT_WORKERS", "1"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_BOT_WORKERS: %w", err)
+	}
+	fs.IntVar(&c.BotWorkers, "bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
+	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
+	fs.BoolVar(&c.RateBots, "rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
 	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
@@ -114,6 +126,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	}
 	if fs.NArg() != 0 {
 		return c, fmt.Errorf("%s: unexpected arguments %q", name, fs.Args())
+	}
+	if c.BotWorkers < 1 {
+		return c, fmt.Errorf("--bot-workers must be at least 1, not %d", c.BotWorkers)
 	}
 	if len(domains) == 0 && os.Getenv("TRENCH_DOMAIN") != "" {
 		domains = listFlag{os.Getenv("TRENCH_DOMAIN")}
@@ -163,6 +178,10 @@ func serve(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	// The computer's searches run on low-priority threads of their own; a
+	// processor more for each keeps them from holding one the requests
+	// need.
+	runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + c.BotWorkers)
 
 	store, err := db.OpenWith(ctx, c.DB, db.Options{Replica: c.Replica, RestoreIfMissing: c.Restore, Logger: logger})
 	if err != nil {
@@ -170,7 +189,8 @@ func serve(ctx context.Context, args []string) error {
 	}
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
-		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true})
+		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
+		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots})
 	if err != nil {
 		return err
 	}
@@ -211,6 +231,18 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	// The computer players stop (their searches end) before the database
+	// closes.
+	botCtx, stopBots := context.WithCancel(ctx)
+	botDone := make(chan struct{})
+	go func() {
+		defer close(botDone)
+		app.ComputerLoop(botCtx, 5*time.Second)
+	}()
+	defer func() {
+		stopBots()
+		<-botDone
+	}()
 	if c.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", c.MetricsAddr)
 		if err != nil {
