@@ -176,6 +176,11 @@ func botDuel(ctx context.Context, progress io.Writer, args []string) (string, er
 	fmt.Fprintf(progress, "playing %d games of %s: %s against %s\n", *games, *game, la, lb)
 	res, err := duel.Run(ctx, duel.Config{Game: *game, Variant: *variant, A: la, B: lb, Games: *games,
 		Nodes: *nodes, MoveTime: time.Duration(*movetime) * time.Millisecond, Seed: *seed, Workers: *workers})
+	if err != nil && ctx.Err() != nil && res.Games > 0 {
+		// Stopped (Ctrl-C, SIGTERM): the games finished so far still count.
+		fmt.Fprintf(progress, "stopped after %d of %d games\n", res.Games, *games)
+		return res.String(), nil
+	}
 	if err != nil {
 		return "", err
 	}
