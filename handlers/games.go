@@ -232,6 +232,14 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		}
 		p.Plan = plan
 	}
+	if side.Valid() && !isHTMX(c) {
+		n, err := h.db.NoteOf(c.Request().Context(), g.ID, v.ID)
+		if err != nil {
+			return views.GamePage{}, err
+		}
+		p.Notes = &views.NotesPanel{Action: gameURL + "/notes", CSRF: pageOf(c, "").CSRF, Text: n.Body,
+			MaxChars: db.MaxNoteChars, Saved: noteTime(n.Updated)}
+	}
 	if t := s.match.Tournament; t.ID != 0 {
 		p.Tournament = fmt.Sprintf("%s · round %d", t.Name, t.Round)
 		p.TournamentHref = fmt.Sprintf("/tournaments/%d", t.ID)
@@ -754,6 +762,33 @@ func (h *gameHandler) plan(c echo.Context) error {
 		}
 		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 	})
+}
+
+// notes saves the viewer's private notes on a game of their own: a
+// redirect back to the game (to the notes), or for htmx the line saying
+// when they were saved. Errors: 403 for anyone but the game's players, 400
+// for notes too long.
+func (h *gameHandler) notes(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	n, err := h.db.SetNote(c.Request().Context(), id, currentViewer(c).ID, c.FormValue("notes"), h.now())
+	if err != nil {
+		return err
+	}
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d#notes", id))
+	}
+	return render(c, http.StatusOK, views.NotesSaved(noteTime(n.Updated)), nil)
+}
+
+// noteTime is when notes were saved, in words ("" for never).
+func noteTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("2 January 15:04")
 }
 
 func (h *gameHandler) armistice(c echo.Context) error {

@@ -88,6 +88,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
 	site.POST("/games/:id/plan", games.plan, requireUser)
+	site.POST("/games/:id/notes", games.notes, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
 

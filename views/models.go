@@ -274,6 +274,9 @@ type GamePage struct {
 	Social *SocialPanel
 	// Plan is the viewer's own conditional moves (nil when not offered).
 	Plan *PlanPanel
+	// Notes is the viewer's private notes on this game of their own (nil
+	// for anyone but its players); on the full page only.
+	Notes *NotesPanel
 }
 
 // ArmisticeState is what the viewer may do about an armistice.
