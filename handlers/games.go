@@ -103,6 +103,17 @@ func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (ma
 	return next, sel
 }
 
+// pendingSteps turns each click that completes a move into a link to the
+// move pending (?pending=), for a player who confirms moves before
+// sending them.
+func pendingSteps(next map[string]views.Step, gameURL string) {
+	for k, s := range next {
+		if s.Move != "" {
+			next[k] = views.Step{Href: gameURL + "?pending=" + url.QueryEscape(s.Move)}
+		}
+	}
+}
+
 // gameScreen holds what one rendering of a game page needs.
 type gameScreen struct {
 	game    db.Game
@@ -285,10 +296,28 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
 			if side.Valid() && g.ToMove == side {
 				legal := st.Legal(side)
-				p.Play.CanMove = len(legal) > 0
-				p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
-				if len(p.Play.Selected) > 0 {
-					p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+				if pending := c.QueryParam("pending"); pending != "" && slices.Contains(legal, pending) {
+					// A move made with Confirm moves on: shown on the board,
+					// sent only by the form (against this ply).
+					after, err := st.Apply(pending)
+					if err != nil {
+						return views.GamePage{}, err
+					}
+					p.View, p.Play.LastMove = after.View(side), st.Clicks(pending)
+					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
+						Text: st.Describe(pending, side), CancelHref: gameURL}
+				} else {
+					if pending != "" && p.Message == "" {
+						p.Message = "That move is not possible in this position; nothing was sent."
+					}
+					p.Play.CanMove = len(legal) > 0
+					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
+					if len(p.Play.Selected) > 0 {
+						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+					}
+					if v.ConfirmMoves {
+						pendingSteps(p.Play.Next, gameURL)
+					}
 				}
 			}
 		}
@@ -646,6 +675,16 @@ func (h *gameHandler) setView(c echo.Context) error {
 	c.Set("viewer", v)
 	c.Response().Header().Set("HX-Push-Url", next)
 	return h.respond(c, http.StatusOK, s, "")
+}
+
+// setConfirm stores the viewer's "Confirm moves" choice (the confirm
+// checkbox: "on" or absent) and goes back to the settings page.
+func (h *gameHandler) setConfirm(c echo.Context) error {
+	on := c.FormValue("confirm") == "on"
+	if err := h.db.SetConfirmMoves(c.Request().Context(), currentViewer(c).ID, on); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/settings?moves=1#playing")
 }
 
 func (h *gameHandler) respond(c echo.Context, status int, s gameScreen, message string) error {

@@ -277,6 +277,21 @@ type GamePage struct {
 	// Notes is the viewer's private notes on this game of their own (nil
 	// for anyone but its players); on the full page only.
 	Notes *NotesPanel
+	// Pending is a move made but not sent yet (Confirm moves), shown on
+	// the board; nil when none.
+	Pending *PendingMove
+}
+
+// PendingMove is a completed move waiting for "Send move": the form
+// posts Move against Ply (the ply guard refuses it once the game moved
+// on); Cancel goes back to the position without it.
+type PendingMove struct {
+	Action     string // "/games/12/move"
+	CSRF       string
+	Ply        int
+	Move       string
+	Text       string // the move in words, for the viewer
+	CancelHref string
 }
 
 // ArmisticeState is what the viewer may do about an armistice.

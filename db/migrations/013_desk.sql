@@ -9,3 +9,7 @@ CREATE TABLE game_notes (
 	updated_at INTEGER NOT NULL, -- unix seconds
 	PRIMARY KEY (game_id, user_id)
 ) WITHOUT ROWID;
+
+-- Confirm moves: a click that completes a move shows it as pending until
+-- "Send move" (1), or sends it at once (0, the default).
+ALTER TABLE users ADD COLUMN confirm_moves INTEGER NOT NULL DEFAULT 0 CHECK (confirm_moves IN (0, 1));
