@@ -12,7 +12,7 @@ import (
 // TestNotesPrivate: a player's notes are saved with the plain form and
 // with htmx, come back on their own game page, and appear in no response
 // the opponent, a spectator or a visitor can request, during the game and
-// after it.
+// after it; neither does a move the player has pending (Confirm moves).
 func TestNotesPrivate(t *testing.T) {
 	s := startServer(t, "", nil)
 	alice, bob := signedUpPair(t, s)
@@ -65,12 +65,22 @@ func TestNotesPrivate(t *testing.T) {
 		t.Fatalf("refused notes changed them: %q", got)
 	}
 
+	// Alice also has a move pending (Confirm moves): it is hers alone too.
+	setConfirmMoves(t, alice, true)
+	if mover, _ := whoMoves(t, s, id, alice, bob); mover != alice {
+		playRandom(t, s, id, 1)
+	}
+	clickToPending(t, alice, id)
+
 	walk := func(stage string) {
 		t.Helper()
 		leak := func(who *client, what, body string) {
 			t.Helper()
+			if strings.Contains(body, "pending-move") || strings.Contains(body, "pending=") {
+				t.Errorf("%s: %s sees alice's pending move in %s", stage, who.Name, what)
+			}
 			if strings.Contains(body, "ALICE-PLAN") || strings.Contains(body, "left flank") {
-				t.Errorf("%s: %s can read alice's notes in %s", stage, who.Name+"(visitor if empty)", what)
+				t.Errorf("%s: %q (empty: a visitor) can read alice's notes in %s", stage, who.Name, what)
 			}
 		}
 		raw := func(who *client, path string, htmx bool) {
