@@ -41,6 +41,16 @@ func (db *DB) NoteOf(ctx context.Context, gameID, userID int64) (Note, error) {
 	return n, nil
 }
 
+// FirstGame returns the id of userID's first game (the lowest id among
+// the games they play or played; 0 when none).
+func (db *DB) FirstGame(ctx context.Context, userID int64) (int64, error) {
+	var id sql.NullInt64
+	if err := db.read.QueryRowContext(ctx, `SELECT MIN(id) FROM games WHERE side0_id = ?1 OR side1_id = ?1`, userID).Scan(&id); err != nil {
+		return 0, fmt.Errorf("db: first game: %w", err)
+	}
+	return id.Int64, nil
+}
+
 // SetNote stores body as userID's notes on game id, at any time during or
 // after the game; blank text removes them. Line ends are stored as "\n".
 // Errors: KindNotFound (no such game); KindForbidden (not a player of

@@ -146,3 +146,31 @@ func TestConfirmMoves(t *testing.T) {
 		})
 	}
 }
+
+// TestConfirmMovesOfferedOnFirstGame: a player's first game page offers
+// "Confirm moves"; taking the offer turns it on and comes back to the
+// game; a later game does not offer it again.
+func TestConfirmMovesOfferedOnFirstGame(t *testing.T) {
+	s := startServer(t, "", nil)
+	alice, bob := signedUpPair(t, s)
+	first := challenge(t, alice, bob, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", first)
+	alice.Get(page)
+	if alice.Last.Find("#offer-confirm").Length() != 1 {
+		t.Fatal("alice's first game does not offer Confirm moves")
+	}
+	alice.Submit(alice.Last.Find("#offer-confirm"), nil)
+	alice.wantStatus(http.StatusOK)
+	if alice.URL != s.URL+page || alice.Last.Find("#offer-confirm").Length() != 0 {
+		t.Fatalf("after taking the offer alice is at %s (offer shown: %d)", alice.URL, alice.Last.Find("#offer-confirm").Length())
+	}
+	alice.Get("/settings")
+	if _, on := alice.Last.Find("#confirm-moves").Attr("checked"); !on {
+		t.Fatal("taking the offer did not turn Confirm moves on")
+	}
+	second := challenge(t, bob, alice, "trench", "single", "0")
+	bob.Get(fmt.Sprintf("/games/%d", second))
+	if bob.Last.Find("#offer-confirm").Length() != 0 {
+		t.Fatal("bob's second game offers Confirm moves again")
+	}
+}

@@ -248,6 +248,13 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if err != nil {
 			return views.GamePage{}, err
 		}
+		if !v.ConfirmMoves && !g.Finished() {
+			first, err := h.db.FirstGame(c.Request().Context(), v.ID)
+			if err != nil {
+				return views.GamePage{}, err
+			}
+			p.OfferConfirm = first == g.ID
+		}
 		p.Notes = &views.NotesPanel{Action: gameURL + "/notes", CSRF: pageOf(c, "").CSRF, Text: n.Body,
 			MaxChars: db.MaxNoteChars, Saved: noteTime(n.Updated)}
 	}
@@ -678,11 +685,17 @@ func (h *gameHandler) setView(c echo.Context) error {
 }
 
 // setConfirm stores the viewer's "Confirm moves" choice (the confirm
-// checkbox: "on" or absent) and goes back to the settings page.
+// checkbox: "on" or absent) and goes back to the settings page, or to the
+// game page ?next= names (the offer on a first game).
 func (h *gameHandler) setConfirm(c echo.Context) error {
 	on := c.FormValue("confirm") == "on"
 	if err := h.db.SetConfirmMoves(c.Request().Context(), currentViewer(c).ID, on); err != nil {
 		return err
+	}
+	if next := c.FormValue("next"); strings.HasPrefix(next, "/games/") {
+		if _, err := strconv.ParseInt(strings.TrimPrefix(next, "/games/"), 10, 64); err == nil {
+			return c.Redirect(http.StatusSeeOther, next)
+		}
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?moves=1#playing")
 }

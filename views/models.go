@@ -280,6 +280,9 @@ type GamePage struct {
 	// Pending is a move made but not sent yet (Confirm moves), shown on
 	// the board; nil when none.
 	Pending *PendingMove
+	// OfferConfirm offers "Confirm moves" on a player's first game page
+	// (full page only) while the setting is off.
+	OfferConfirm bool
 }
 
 // PendingMove is a completed move waiting for "Send move": the form
