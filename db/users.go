@@ -15,6 +15,9 @@ type User struct {
 	Name         string
 	PasswordHash string
 	BoardView    string // "diamond" or "square"
+	// ConfirmMoves: a completed move waits on the page for "Send move"
+	// instead of being sent at the click.
+	ConfirmMoves bool
 	CreatedAt    time.Time
 	Admin        bool      // may use the admin pages and actions
 	SuspendedAt  time.Time // zero unless suspended: no sign-in, no session
@@ -77,13 +80,13 @@ func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now tim
 	return u, tx.Commit()
 }
 
-const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen`
+const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen, confirm_moves`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
 	var created int64
 	var suspended, deleted sql.NullInt64
-	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen)
+	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen, &u.ConfirmMoves)
 	u.CreatedAt = fromUnix(created)
 	u.SuspendedAt, u.DeletedAt = fromNullUnix(suspended), fromNullUnix(deleted)
 	return u, err
@@ -139,6 +142,12 @@ func (db *DB) SetBoardView(ctx context.Context, id int64, view string) error {
 		return Errorf(KindInvalid, "Unknown board view %q.", view)
 	}
 	return db.exec1(ctx, "set board view", `UPDATE users SET board_view = ? WHERE id = ?`, view, id)
+}
+
+// SetConfirmMoves stores whether a player confirms each move before it
+// is sent. Errors: KindNotFound.
+func (db *DB) SetConfirmMoves(ctx context.Context, id int64, on bool) error {
+	return db.exec1(ctx, "set confirm moves", `UPDATE users SET confirm_moves = ? WHERE id = ?`, on, id)
 }
 
 // exec1 runs one statement in its own transaction and expects it to change

@@ -107,6 +107,17 @@ func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (ma
 	return next, sel
 }
 
+// pendingSteps turns each click that completes a move into a link to the
+// move pending (?pending=), for a player who confirms moves before
+// sending them.
+func pendingSteps(next map[string]views.Step, gameURL string) {
+	for k, s := range next {
+		if s.Move != "" {
+			next[k] = views.Step{Href: gameURL + "?pending=" + url.QueryEscape(s.Move)}
+		}
+	}
+}
+
 // gameScreen holds what one rendering of a game page needs.
 type gameScreen struct {
 	game    db.Game
@@ -236,6 +247,21 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		}
 		p.Plan = plan
 	}
+	if side.Valid() && !isHTMX(c) {
+		n, err := h.db.NoteOf(c.Request().Context(), g.ID, v.ID)
+		if err != nil {
+			return views.GamePage{}, err
+		}
+		if !v.ConfirmMoves && !g.Finished() {
+			first, err := h.db.FirstGame(c.Request().Context(), v.ID)
+			if err != nil {
+				return views.GamePage{}, err
+			}
+			p.OfferConfirm = first == g.ID
+		}
+		p.Notes = &views.NotesPanel{Action: gameURL + "/notes", CSRF: pageOf(c, "").CSRF, Text: n.Body,
+			MaxChars: db.MaxNoteChars, Saved: noteTime(n.Updated)}
+	}
 	if t := s.match.Tournament; t.ID != 0 {
 		p.Tournament = fmt.Sprintf("%s · round %d", t.Name, t.Round)
 		p.TournamentHref = fmt.Sprintf("/tournaments/%d", t.ID)
@@ -281,10 +307,28 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
 			if side.Valid() && g.ToMove == side {
 				legal := st.Legal(side)
-				p.Play.CanMove = len(legal) > 0
-				p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
-				if len(p.Play.Selected) > 0 {
-					p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+				if pending := c.QueryParam("pending"); pending != "" && slices.Contains(legal, pending) {
+					// A move made with Confirm moves on: shown on the board,
+					// sent only by the form (against this ply).
+					after, err := st.Apply(pending)
+					if err != nil {
+						return views.GamePage{}, err
+					}
+					p.View, p.Play.LastMove = after.View(side), st.Clicks(pending)
+					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
+						Text: st.Describe(pending, side), CancelHref: gameURL}
+				} else {
+					if pending != "" && p.Message == "" {
+						p.Message = "That move is not possible in this position; nothing was sent."
+					}
+					p.Play.CanMove = len(legal) > 0
+					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
+					if len(p.Play.Selected) > 0 {
+						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
+					}
+					if v.ConfirmMoves {
+						pendingSteps(p.Play.Next, gameURL)
+					}
 				}
 			}
 		}
@@ -647,6 +691,22 @@ func (h *gameHandler) setView(c echo.Context) error {
 	return h.respond(c, http.StatusOK, s, "")
 }
 
+// setConfirm stores the viewer's "Confirm moves" choice (the confirm
+// checkbox: "on" or absent) and goes back to the settings page, or to the
+// game page ?next= names (the offer on a first game).
+func (h *gameHandler) setConfirm(c echo.Context) error {
+	on := c.FormValue("confirm") == "on"
+	if err := h.db.SetConfirmMoves(c.Request().Context(), currentViewer(c).ID, on); err != nil {
+		return err
+	}
+	if next := c.FormValue("next"); strings.HasPrefix(next, "/games/") {
+		if _, err := strconv.ParseInt(strings.TrimPrefix(next, "/games/"), 10, 64); err == nil {
+			return c.Redirect(http.StatusSeeOther, next)
+		}
+	}
+	return c.Redirect(http.StatusSeeOther, "/settings?moves=1#playing")
+}
+
 func (h *gameHandler) respond(c echo.Context, status int, s gameScreen, message string) error {
 	p, err := h.page(c, s, message)
 	if err != nil {
@@ -762,6 +822,33 @@ func (h *gameHandler) plan(c echo.Context) error {
 		}
 		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 	})
+}
+
+// notes saves the viewer's private notes on a game of their own: a
+// redirect back to the game (to the notes), or for htmx the line saying
+// when they were saved. Errors: 403 for anyone but the game's players, 400
+// for notes too long.
+func (h *gameHandler) notes(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	n, err := h.db.SetNote(c.Request().Context(), id, currentViewer(c).ID, c.FormValue("notes"), h.now())
+	if err != nil {
+		return err
+	}
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d#notes", id))
+	}
+	return render(c, http.StatusOK, views.NotesSaved(noteTime(n.Updated)), nil)
+}
+
+// noteTime is when notes were saved, in words ("" for never).
+func noteTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("2 January 15:04")
 }
 
 func (h *gameHandler) armistice(c echo.Context) error {

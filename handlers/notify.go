@@ -302,6 +302,10 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 		p.FeedNew = c.QueryParam("feed") == "new"
 		p.VerifySent = c.QueryParam("verify") == "sent"
 	}
+	p.ConfirmMoves = currentViewer(c).ConfirmMoves
+	if c.Request().Method == http.MethodGet {
+		p.MovesDone = c.QueryParam("moves") == "1"
+	}
 	p.EmailVerified = s.Verified && p.Email == s.Email
 	p.MailOff = !h.mailOn()
 	if s.Failure != "" {

@@ -49,6 +49,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/settings/signout-everywhere", auth.signOutEverywhere, requireUser)
 	site.POST("/settings/notifications", notify.saveNotify, requireUser)
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
+	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
 	account := newAccountHandler(accountHandler{db: a.db, sessions: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,
 		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage})
@@ -94,6 +95,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
 	site.POST("/games/:id/plan", games.plan, requireUser)
+	site.POST("/games/:id/notes", games.notes, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
 	site.GET("/matches/:id", games.match)
 

@@ -32,6 +32,8 @@ type viewer struct {
 	Name      string
 	BoardView string
 	Admin     bool
+	// ConfirmMoves: a completed move waits for "Send move".
+	ConfirmMoves bool
 	// SessionID is the server-side session of the request (0 for a visitor).
 	SessionID int64
 	// turns counts the games waiting for the viewer's move, once per
@@ -102,7 +104,7 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 			}
 		}
 	}
-	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, Admin: u.Admin, SessionID: sess.ID,
+	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, ConfirmMoves: u.ConfirmMoves, Admin: u.Admin, SessionID: sess.ID,
 		turns: sync.OnceValues(func() (int, error) { return m.db.TurnCount(ctx, u.ID) })}, nil
 }
 

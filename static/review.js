@@ -4,7 +4,12 @@ document.addEventListener("keydown", function (e) {
   if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest("input, textarea, select")) {
     return;
   }
-  var ids = { ArrowLeft: "review-prev", ArrowRight: "review-next", Home: "review-first", End: "review-last" };
+  // A pending move (Confirm moves): Enter sends it, Escape cancels it.
+  var ids = { ArrowLeft: "review-prev", ArrowRight: "review-next", Home: "review-first", End: "review-last",
+    Enter: "send-move", Escape: "cancel-move" };
+  if (e.key === "Enter" && e.target !== document.body) {
+    return; // Enter on a link or button does what it does
+  }
   var link = ids[e.key] && document.getElementById(ids[e.key]);
   if (link) {
     e.preventDefault();

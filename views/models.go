@@ -296,6 +296,27 @@ type GamePage struct {
 	Analysis *AnalysisPanel
 	// Plan is the viewer's own conditional moves (nil when not offered).
 	Plan *PlanPanel
+	// Notes is the viewer's private notes on this game of their own (nil
+	// for anyone but its players); on the full page only.
+	Notes *NotesPanel
+	// Pending is a move made but not sent yet (Confirm moves), shown on
+	// the board; nil when none.
+	Pending *PendingMove
+	// OfferConfirm offers "Confirm moves" on a player's first game page
+	// (full page only) while the setting is off.
+	OfferConfirm bool
+}
+
+// PendingMove is a completed move waiting for "Send move": the form
+// posts Move against Ply (the ply guard refuses it once the game moved
+// on); Cancel goes back to the position without it.
+type PendingMove struct {
+	Action     string // "/games/12/move"
+	CSRF       string
+	Ply        int
+	Move       string
+	Text       string // the move in words, for the viewer
+	CancelHref string
 }
 
 // ArmisticeState is what the viewer may do about an armistice.

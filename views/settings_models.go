@@ -5,6 +5,10 @@ package views
 // its own message.
 type SettingsPage struct {
 	Page
+	// Playing: whether a completed move waits for "Send move", and
+	// whether that choice was just saved.
+	ConfirmMoves bool
+	MovesDone    bool
 	// Notifications.
 	Email       string   // the address stored, or the one just submitted
 	Modes       []Option // the notification choices, one selected
