@@ -25,12 +25,9 @@ type archiveHandler struct {
 func (h *archiveHandler) archive(c echo.Context) error {
 	f := db.ArchiveFilter{Game: c.QueryParam("game"), Variant: c.QueryParam("variant"),
 		Player: c.QueryParam("player"), Result: c.QueryParam("result")}
-	if p := c.QueryParam("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 {
-			return db.Errorf(db.KindInvalid, "Page %q is not a page number.", p)
-		}
-		f.Page = n
+	var err error
+	if f.Page, err = pageParam(c); err != nil {
+		return err
 	}
 	if f.Game != "" {
 		if _, ok := rules.Lookup(f.Game); !ok {

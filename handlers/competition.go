@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +70,11 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 	}
 	pages := max(1, (total+listPageSize-1)/listPageSize)
 	if n > pages {
-		return db.Errorf(db.KindNotFound, "The leaderboard has %s.", plural(pages, "page"))
+		// Past the end (the list got shorter): the last page.
+		n = pages
+		if rows, total, err = h.db.Leaderboard(ctx, eng.Key(), now, (n-1)*listPageSize, listPageSize); err != nil {
+			return err
+		}
 	}
 	p := views.LeaderboardPage{Page: pageOf(c, "Leaderboard · "+eng.Title()), Game: eng.Title(), Total: total, PageNo: n,
 		Pages: pages,
@@ -165,11 +171,7 @@ func (h *competitionHandler) directory(c echo.Context) error {
 
 // sortByGame orders ratings as the games are shown everywhere.
 func sortByGame(rs []db.PlayerRating, order map[string]int) {
-	for i := 1; i < len(rs); i++ {
-		for j := i; j > 0 && order[rs[j].Game] < order[rs[j-1].Game]; j-- {
-			rs[j], rs[j-1] = rs[j-1], rs[j]
-		}
-	}
+	slices.SortStableFunc(rs, func(a, b db.PlayerRating) int { return cmp.Compare(order[a.Game], order[b.Game]) })
 }
 
 // Chart geometry of a profile's rating history.
