@@ -335,9 +335,18 @@ func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) er
 // resignAll resigns every active game of userID through the game flow
 // (finishGame), including the games a match starts meanwhile.
 func resignAll(ctx context.Context, tx *Tx, userID int64, now time.Time) error {
+	return resignGames(ctx, tx, userID, 0, now)
+}
+
+// resignGames resigns userID's active games, those of tournament
+// tournamentID only when it is not 0, through the game flow (finishGame),
+// including the games a match starts meanwhile.
+func resignGames(ctx context.Context, tx *Tx, userID, tournamentID int64, now time.Time) error {
 	for range 100 {
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM games WHERE status = 'active' AND (side0_id = ?1 OR side1_id = ?1) ORDER BY id LIMIT 1`, userID).Scan(&id)
+		err := tx.QueryRowContext(ctx, `SELECT g.id FROM games g WHERE g.status = 'active' AND (g.side0_id = ?1 OR g.side1_id = ?1)
+			AND (?2 = 0 OR g.match_id IN (SELECT match_id FROM tournament_pairings WHERE tournament_id = ?2))
+			ORDER BY g.id LIMIT 1`, userID, tournamentID).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		} else if err != nil {

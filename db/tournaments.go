@@ -377,28 +377,10 @@ func (db *DB) LeaveTournament(ctx context.Context, id, userID int64, now time.Ti
 	if _, err := tx.ExecContext(ctx, `UPDATE tournament_entrants SET withdrawn_at = ? WHERE tournament_id = ? AND user_id = ?`, unix(now), id, userID); err != nil {
 		return fmt.Errorf("db: withdraw: %w", err)
 	}
-	// Resign every game they are playing in the tournament; a match goes
-	// on to its next game, which is resigned in turn.
-	for range 8 {
-		var gameID int64
-		err := tx.QueryRowContext(ctx, `SELECT g.id FROM games g JOIN tournament_pairings p ON p.match_id = g.match_id
-			WHERE p.tournament_id = ? AND g.status = 'active' AND (g.side0_id = ? OR g.side1_id = ?) LIMIT 1`, id, userID, userID).Scan(&gameID)
-		if errors.Is(err, sql.ErrNoRows) {
-			break
-		} else if err != nil {
-			return fmt.Errorf("db: withdraw: %w", err)
-		}
-		g, err := gameByID(ctx, tx, gameID)
-		if err != nil {
-			return err
-		}
-		st, err := g.Decode()
-		if err != nil {
-			return err
-		}
-		if err := finishGame(ctx, tx, g, st.Concede(g.SideOf(userID), false), now); err != nil {
-			return err
-		}
+	// Every game they are playing in the tournament is resigned (a match
+	// goes on to its next game, which is resigned in turn).
+	if err := resignGames(ctx, tx, userID, id, now); err != nil {
+		return err
 	}
 	// The round may be complete without them now (a Swiss bye they had
 	// is kept; their future pairings are never made).
