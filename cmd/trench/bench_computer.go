@@ -130,7 +130,10 @@ func newComputerLoad(ctx context.Context, ld *load, kind [2]string, n int) (*loa
 	var wg sync.WaitGroup
 	for i := range n {
 		jar, _ := cookiejar.New(nil)
-		u := &user{name: fmt.Sprintf("%s-%d", prefix, i), http: &http.Client{Jar: jar, Transport: transport, Timeout: time.Minute}}
+		// Addresses of their own, apart from the people's (the server
+		// limits sign-ups per address).
+		u := &user{name: fmt.Sprintf("%s-%d", prefix, i), addr: userAddr(1<<20 + i),
+			http: &http.Client{Jar: jar, Transport: transport, Timeout: time.Minute}}
 		c := &client{l: cl, id: i, rng: rand.New(rand.NewPCG(uint64(i)+1, 11)), users: []*user{u}}
 		c.games = []*game{{kind: kind, players: [2]*user{u}, computer: true}}
 		cl.clients = append(cl.clients, c)
