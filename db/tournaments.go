@@ -244,21 +244,6 @@ func (db *DB) Tournaments(ctx context.Context) ([]Tournament, error) {
 	return out, rows.Err()
 }
 
-// TournamentOfMatch returns the tournament and round a match belongs to
-// (ok false for a match outside any tournament).
-func (db *DB) TournamentOfMatch(ctx context.Context, matchID int64) (t Tournament, round int, ok bool, err error) {
-	var tid int64
-	err = db.read.QueryRowContext(ctx, `SELECT tournament_id, round FROM tournament_pairings WHERE match_id = ?`, matchID).Scan(&tid, &round)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Tournament{}, 0, false, nil
-	}
-	if err != nil {
-		return Tournament{}, 0, false, fmt.Errorf("db: tournament of match: %w", err)
-	}
-	t, err = tournamentByID(ctx, db.read, tid)
-	return t, round, err == nil, err
-}
-
 func entrantsOf(ctx context.Context, q queryer, id int64) ([]Entrant, error) {
 	rows, err := q.QueryContext(ctx, `SELECT e.user_id, u.name, e.rating, e.withdrawn_at IS NOT NULL
 		FROM tournament_entrants e JOIN users u ON u.id = e.user_id
