@@ -59,7 +59,7 @@
 // with noise of up to two stars added to the evaluation (drawn from the
 // seed): it takes what is offered and misses what it gives away. medium
 // is the full search on 40 000 nodes with a little noise, hard the full
-// search on 600 000 nodes (about a third of a second on one core). random
+// search on 250 000 nodes (about a seventh of a second on one core). random
 // plays [bot.RandomMove]; greedy the move capturing the most stars now,
 // ties drawn from the seed.
 //

@@ -33,7 +33,7 @@ type config struct {
 var levels = map[bot.Level]config{
 	bot.Easy:   {maxDepth: 1, nodes: 5_000, noise: 200, qDepth: 1},
 	bot.Medium: {maxDepth: 20, nodes: 40_000, noise: 10, null: true},
-	bot.Hard:   {maxDepth: maxPly / 2, nodes: 600_000, null: true},
+	bot.Hard:   {maxDepth: maxPly / 2, nodes: 250_000, null: true},
 }
 
 // LevelNodes returns the node budget level l uses when Budget.Nodes is 0;
