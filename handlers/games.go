@@ -302,6 +302,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
 				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other(),
 				DeclinedMine: g.ArmisticeDeclined == side, Terms: rules.ArmisticeText(eng)}
+			if review < 0 {
+				p.Takeback = takebackState(eng, g, s.moves, side)
+			}
 		}
 		if review < 0 {
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
@@ -623,7 +626,47 @@ func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *v
 // version identifies what an open page shows of a game: a change of it is
 // what the live poll waits for.
 func version(g db.Game) string {
-	return fmt.Sprintf("%d.%s.%d", g.Ply, g.Status, g.ArmisticeBy)
+	return fmt.Sprintf("%d.%s.%d.%d.%d", g.Ply, g.Status, g.ArmisticeBy, g.TakebackBy, g.TakebackDeclined)
+}
+
+// takebackState is what player side of active game g may do about a
+// takeback: ask, answer the opponent's request (its move in words), or
+// read why the game has none (the card game).
+func takebackState(eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) views.TakebackState {
+	if rules.HidesInformation(eng) {
+		return views.TakebackState{Unavailable: db.TakebackRefusal(g)}
+	}
+	if !g.Takebacks {
+		return views.TakebackState{}
+	}
+	t := views.TakebackState{CanAsk: g.CanAskTakeback(side), AskedByMe: g.TakebackBy == side,
+		AskedToMe: g.TakebackBy == side.Other(), DeclinedMine: g.TakebackDeclined == g.Ply && g.ToMove != side}
+	if t.AskedToMe && len(moves) == g.Ply && g.Ply > 0 {
+		if before, err := stateAt(eng, g, moves, g.Ply-1); err == nil {
+			t.LastMove = before.Describe(moves[g.Ply-1].Move, side)
+		} else {
+			t.LastMove = moves[g.Ply-1].Move
+		}
+	}
+	return t
+}
+
+// takeback asks to take back the viewer's last move, or accepts or
+// declines the opponent's request (/takeback/ask, /accept, /decline).
+func (h *gameHandler) takeback(c echo.Context) error {
+	action := c.Param("action")
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		var err error
+		switch action {
+		case "ask":
+			_, err = h.db.AskTakeback(ctx, id, uid, ply, h.now())
+		case "accept", "decline":
+			_, err = h.db.AnswerTakeback(ctx, id, uid, ply, action == "accept", h.now())
+		default:
+			err = db.Errorf(db.KindNotFound, "There is no such page.")
+		}
+		return err
+	})
 }
 
 // show renders the game page (a fragment for htmx). ?sel= carries the

@@ -97,6 +97,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/plan", games.plan, requireUser)
 	site.POST("/games/:id/notes", games.notes, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
+	site.POST("/games/:id/takeback/:action", games.takeback, requireUser)
 	site.GET("/matches/:id", games.match)
 
 	social := &socialHandler{games: games, db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}

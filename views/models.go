@@ -41,6 +41,7 @@ type ChallengeRow struct {
 	Color      string // the creator's side, e.g. "Black", or "random"
 	Time       string // the time control in words
 	Rated      bool
+	Takebacks  bool // a player may ask to take back a move
 	CanAccept  bool
 	CanDecline bool
 	CanCancel  bool
@@ -113,6 +114,9 @@ type ChallengeForm struct {
 	Opponent    string
 	Error       string
 	Rated       bool
+	// Takebacks are the takeback choices: the default (allowed unless
+	// rated), allowed, not allowed.
+	Takebacks []Option
 	// Computer is the form to play the computer instead.
 	Computer ComputerChoice
 }
@@ -123,6 +127,8 @@ type ChallengeGame struct {
 	Variants   []Option
 	Colors     []Option // empty when the rules fix the creator's side
 	FixedSide  string   // the creator's side when fixed, e.g. "Black (♠)"
+	// NoTakebacks says why the game has no takebacks ("" when it may).
+	NoTakebacks string
 }
 
 // ErrorPage is a page or fragment for an error.
@@ -272,6 +278,7 @@ type GamePage struct {
 	ConfirmResign    bool
 	CanResign        bool
 	Armistice        ArmisticeState
+	Takeback         TakebackState
 	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
 	PollURL          string // "" when there is nothing to wait for
 	BoardToggle      string // where the form choosing the other board view posts to
@@ -317,6 +324,26 @@ type PendingMove struct {
 	Move       string
 	Text       string // the move in words, for the viewer
 	CancelHref string
+}
+
+// TakebackState is what the viewer, a player of a game in progress, may
+// do about taking back a move; all false and empty for anyone else.
+type TakebackState struct {
+	// CanAsk: the viewer made the last move, the opponent has not replied
+	// and takebacks are allowed.
+	CanAsk bool
+	// AskedByMe: the viewer's request is waiting for the answer.
+	AskedByMe bool
+	// AskedToMe: the opponent asks to take back their last move, LastMove
+	// (in words).
+	AskedToMe bool
+	LastMove  string
+	// DeclinedMine: the opponent declined the viewer's request for this
+	// move.
+	DeclinedMine bool
+	// Unavailable says why the game never has takebacks (the card game);
+	// "" otherwise.
+	Unavailable string
 }
 
 // ArmisticeState is what the viewer may do about an armistice.
