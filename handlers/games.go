@@ -189,12 +189,15 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 
 	// The move list: all of it for a full page or in review mode; for
 	// htmx only the moves after the ply the page shows (appended out of
-	// band).
-	from := 0
+	// band). A page past the game's ply shows moves taken back since: it
+	// gets the whole list, replacing its own.
+	from, wholeLog := 0, false
 	if isHTMX(c) && review < 0 {
 		from = g.Ply
 		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {
 			from = n
+		} else if err == nil && n > g.Ply {
+			from, wholeLog = 0, true
 		}
 	}
 	log, err := moveLog(eng, g, s.moves, from, seer)
@@ -224,6 +227,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		Finished: g.Finished(),
 		Ply:      g.Ply,
 		Log:      log,
+		LogWhole: wholeLog,
 		LogHref:  gameURL + "?ply=",
 		Message:  message,
 		View:     shown.View(seer),

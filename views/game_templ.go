@@ -357,7 +357,7 @@ func GameSwap(g GamePage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if g.Review != nil {
+		if g.Review != nil || g.LogWhole {
 			templ_7745c5c3_Err = moveList(g, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

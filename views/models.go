@@ -271,7 +271,10 @@ type GamePage struct {
 	Ply            int
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
-	Log              []LogLine
+	Log []LogLine
+	// LogWhole: an htmx answer carries the whole move list, replacing the
+	// page's (moves it shows were taken back).
+	LogWhole         bool
 	Match            *MatchPanel
 	NextGameHref     string
 	Message          string // why the last action did nothing (a stale ply, …)
