@@ -321,7 +321,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					if err != nil {
 						return views.GamePage{}, err
 					}
-					p.View, p.Play.LastMove = after.View(side), st.Clicks(pending)
+					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
 					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
 						Text: st.Describe(pending, side), CancelHref: gameURL}
 				} else {

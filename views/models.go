@@ -216,6 +216,10 @@ type Play struct {
 	Square   bool     // square view instead of the diamond
 	LastMove []string // the clicks of the last move, to highlight
 	Best     []string // the clicks of the best move by the analysis, to mark
+	// Before is the game's view model before a pending move (Confirm
+	// moves) while the board shows the position after it: the units the
+	// move captures are drawn greyed on their squares. nil otherwise.
+	Before any
 }
 
 // IsSelected reports whether click is among the clicks made so far.
