@@ -83,8 +83,10 @@ func (db *DB) AskTakeback(ctx context.Context, gameID, userID int64, ply int, no
 // the move in this transaction, guarded by ply: the position, the
 // quiet-ply count and the scores are the game's before it, the mover is
 // to move again with the time they had left when they made it, any open
-// armistice offer lapses and both players' conditional moves are cleared
-// (they were planned against a position that no longer stands).
+// armistice offer lapses, both players' conditional moves are cleared
+// (they were planned against a position that no longer stands) and the
+// opponent's "your move" mail about the move is forgotten (the move
+// played instead is mailed again).
 // Declining records that this move may not be asked about again.
 // Errors: as AskTakeback, and KindConflict when no request from the
 // opponent is open (a move by the viewer voids it).
@@ -197,6 +199,11 @@ func takeBack(ctx context.Context, tx *Tx, g Game, now time.Time) error {
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM conditional_moves WHERE game_id = ?`, g.ID); err != nil {
 		return fmt.Errorf("db: clear plans: %w", err)
+	}
+	// The opponent's turn that began with the move is gone: the mail
+	// about it no longer counts, and the move played instead is mailed.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE game_id = ? AND ply >= ?`, g.ID, g.Ply); err != nil {
+		return fmt.Errorf("db: forget notices: %w", err)
 	}
 	res := prev.Result()
 	return updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,

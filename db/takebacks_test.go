@@ -178,6 +178,21 @@ func TestTakebackDeclineStaleAndVoid(t *testing.T) {
 	_, err := store.AskTakeback(ctx, g.ID, ann.ID, 0, t0)
 	wantKind(t, err, db.KindConflict) // nothing played yet
 	g = play(ann.ID, 0)
+	// Bob is mailed about his turn; ann takes her move back and plays
+	// another: bob is mailed about that one too.
+	if ok, err := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 1, t0); err != nil || !ok {
+		t.Fatalf("claim bob's notice: %v %v", ok, err)
+	}
+	if _, err := store.AskTakeback(ctx, g.ID, ann.ID, 1, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.AnswerTakeback(ctx, g.ID, bob.ID, 1, true, t0); err != nil {
+		t.Fatal(err)
+	}
+	g = play(ann.ID, 0)
+	if ok, err := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 1, t0); err != nil || !ok {
+		t.Fatalf("after a takeback bob is not mailed about the move played instead: %v %v", ok, err)
+	}
 	if _, err := store.AskTakeback(ctx, g.ID, ann.ID, 1, t0); err != nil {
 		t.Fatal(err)
 	}
