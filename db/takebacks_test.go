@@ -306,3 +306,46 @@ func TestTakebacksOffAndCards(t *testing.T) {
 		DaysPerMove: 2, Takebacks: "maybe"}, t0)
 	wantKind(t, err, db.KindInvalid)
 }
+
+// TestTakebacksKeptByNextGameAndRematch: a rated TRENCH match whose
+// challenge allowed takebacks keeps them in its second game and in its
+// rematch; one that did not, has none in either.
+func TestTakebacksKeptByNextGameAndRematch(t *testing.T) {
+	ctx := context.Background()
+	for _, choice := range []string{"on", ""} {
+		store, _ := open(t)
+		g, ann, bob := takebackGame(t, store, "trench", "match", true, choice, db.TimeControl{})
+		want := choice == "on"
+		ids := map[rules.Side]int64{rules.Side0: ann.ID, rules.Side1: bob.ID}
+		for n := 1; n <= 3; n++ {
+			if g.Takebacks != want {
+				t.Fatalf("choice %q: game %d has takebacks %v", choice, g.Number, g.Takebacks)
+			}
+			// Side 0 resigns at once: an aborted game, and the match goes on.
+			if _, err := store.Resign(ctx, g.ID, ids[rules.Side0], 0, t0); err != nil {
+				t.Fatal(err)
+			}
+			gs, err := store.MatchGames(ctx, g.MatchID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := gs[len(gs)-1]; last.Finished() {
+				break
+			} else {
+				g = last
+				ids = map[rules.Side]int64{rules.Side0: g.Side[0].ID, rules.Side1: g.Side[1].ID}
+			}
+		}
+		if g.Number < 2 {
+			t.Fatalf("choice %q: the match had no second game", choice)
+		}
+		r, err := store.OfferRematch(ctx, g.MatchID, ann.ID, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := store.Challenge(ctx, r.ChallengeID)
+		if err != nil || c.Takebacks != want {
+			t.Fatalf("choice %q: the rematch challenge has takebacks %v (%v)", choice, c.Takebacks, err)
+		}
+	}
+}
