@@ -307,7 +307,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other(),
 				DeclinedMine: g.ArmisticeDeclined == side, Terms: rules.ArmisticeText(eng)}
 			if review < 0 {
-				p.Takeback = takebackState(eng, g, s.moves, side)
+				if p.Takeback, err = takebackState(eng, g, s.moves, side); err != nil {
+					return views.GamePage{}, err
+				}
 			}
 		}
 		if review < 0 {
@@ -635,24 +637,25 @@ func version(g db.Game) string {
 
 // takebackState is what player side of active game g may do about a
 // takeback: ask, answer the opponent's request (its move in words), or
-// read why the game has none (the card game).
-func takebackState(eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) views.TakebackState {
+// read why the game has none (the card game). Errors: a stored game that
+// does not replay.
+func takebackState(eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) (views.TakebackState, error) {
 	if rules.HidesInformation(eng) {
-		return views.TakebackState{Unavailable: db.TakebackRefusal(g)}
+		return views.TakebackState{Unavailable: db.TakebackRefusal(g)}, nil
 	}
 	if !g.Takebacks {
-		return views.TakebackState{}
+		return views.TakebackState{}, nil
 	}
 	t := views.TakebackState{CanAsk: g.CanAskTakeback(side), AskedByMe: g.TakebackBy == side,
 		AskedToMe: g.TakebackBy == side.Other(), DeclinedMine: g.TakebackDeclined == g.Ply && g.ToMove != side}
-	if t.AskedToMe && len(moves) == g.Ply && g.Ply > 0 {
-		if before, err := stateAt(eng, g, moves, g.Ply-1); err == nil {
-			t.LastMove = before.Describe(moves[g.Ply-1].Move, side)
-		} else {
-			t.LastMove = moves[g.Ply-1].Move
+	if t.AskedToMe && g.Ply > 0 && len(moves) == g.Ply {
+		before, err := stateAt(eng, g, moves, g.Ply-1)
+		if err != nil {
+			return t, err
 		}
+		t.LastMove = before.Describe(moves[g.Ply-1].Move, side)
 	}
-	return t
+	return t, nil
 }
 
 // takeback asks to take back the viewer's last move, or accepts or
