@@ -110,7 +110,8 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
 	site.GET("/leaderboard/:game", competition.leaderboard)
 	site.GET("/players", competition.directory)
-	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, adminsOnly: a.cfg.TournamentsByAdminsOnly,
+		rateBots: a.cfg.RateBotGames, wake: a.computer.Wake}
 	site.GET("/tournaments", tournaments.list)
 	site.GET("/tournaments/new", tournaments.form, requireUser)
 	site.POST("/tournaments", tournaments.create, requireUser)
