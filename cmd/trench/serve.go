@@ -121,7 +121,10 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	fs.IntVar(&c.BotWorkers, "bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
 	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
 	fs.BoolVar(&c.RateBots, "rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
-	adminTournamentsDefault, _ := strconv.ParseBool(env("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "false"))
+	adminTournamentsDefault, err := strconv.ParseBool(env("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "false"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY: %w", err)
+	}
 	fs.BoolVar(&c.AdminTournaments, "tournaments-by-admins-only", adminTournamentsDefault, "only administrators create tournaments; any signed-in player otherwise (TRENCH_TOURNAMENTS_BY_ADMINS_ONLY)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
 	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
