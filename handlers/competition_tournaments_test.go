@@ -129,51 +129,8 @@ func TestTournamentWithComputerEntrant(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	var id int64
-	fmt.Sscanf(page, "/tournaments/%d", &id)
-	rng := rand.New(rand.NewPCG(5, 5))
 	const computer = "Computer · easy"
-	finished := false
-	for i := 0; i < 500 && !finished; i++ {
-		d, err := s.DB.Tournament(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if finished = d.Status == "finished"; finished {
-			break
-		}
-		for _, p := range d.Pairings {
-			if p.Decided || p.GameID == 0 || s.game(t, p.GameID).Finished() {
-				continue
-			}
-			names := [2]string{p.Side[0].Name, p.Side[1].Name}
-			if names[0] != computer && names[1] != computer {
-				playRandom(t, s, p.GameID, 2)
-				resign(t, b, p.GameID)
-				continue
-			}
-			human := names[0]
-			if human == computer {
-				human = names[1]
-			}
-			g := waitHuman(t, s, p.GameID, human)
-			switch {
-			case g.Finished():
-			case g.Ply < 2: // both sides move before a resignation counts
-				st, _ := g.Decode()
-				legal := st.Legal(g.ToMove)
-				if _, err := s.DB.PlayMove(ctx, db.Play{GameID: g.ID, UserID: g.Side[g.ToMove].ID, Ply: g.Ply,
-					Move: legal[rng.IntN(len(legal))]}, s.Clock.Now()); err != nil {
-					t.Fatal(err)
-				}
-			default:
-				resign(t, players[human], g.ID)
-			}
-		}
-	}
-	if !finished {
-		t.Fatal("the tournament never ended")
-	}
+	playWithComputer(t, s, players, page, computer)
 
 	v := s.newClient(t)
 	v.Get(page)
@@ -202,5 +159,96 @@ func TestTournamentWithComputerEntrant(t *testing.T) {
 	}
 	if ga, gb, gc := rated("alice"), rated("bob"), rated(computer); ga != 2 || gb != 2 || gc != 0 {
 		t.Errorf("rated games: alice %d, bob %d, the computer %d; want 2, 2, 0 (only alice v bob rated)", ga, gb, gc)
+	}
+}
+
+// playWithComputer plays tournament page to its end with the computer's
+// worker running: in a game between two people the one with the later
+// name resigns after a move each; against the computer the person makes
+// a random move until both sides have moved, waiting for the computer's
+// answers, then resigns.
+func playWithComputer(t *testing.T, s *server, players map[string]*client, page, computer string) {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	fmt.Sscanf(page, "/tournaments/%d", &id)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := 0; i < 500; i++ {
+		d, err := s.DB.Tournament(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Status == "finished" {
+			return
+		}
+		for _, p := range d.Pairings {
+			if p.Decided || p.GameID == 0 || s.game(t, p.GameID).Finished() {
+				continue
+			}
+			names := [2]string{p.Side[0].Name, p.Side[1].Name}
+			if names[0] != computer && names[1] != computer {
+				playRandom(t, s, p.GameID, 2)
+				resign(t, players[max(names[0], names[1])], p.GameID)
+				continue
+			}
+			human := names[0]
+			if human == computer {
+				human = names[1]
+			}
+			g := waitHuman(t, s, p.GameID, human)
+			switch {
+			case g.Finished():
+			case g.Ply < 2: // both sides move before a resignation counts
+				st, _ := g.Decode()
+				legal := st.Legal(g.ToMove)
+				if _, err := s.DB.PlayMove(ctx, db.Play{GameID: g.ID, UserID: g.Side[g.ToMove].ID, Ply: g.Ply,
+					Move: legal[rng.IntN(len(legal))]}, s.Clock.Now()); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				resign(t, players[human], g.ID)
+			}
+		}
+	}
+	t.Fatal("the tournament never ended")
+}
+
+// TestKnockoutWithComputerEntrant: a knockout of four, three people and
+// the medium computer player, runs through its rounds to the end: the
+// final is paired as the semi-finals end, and the computer, which nobody
+// beats, wins it.
+func TestKnockoutWithComputerEntrant(t *testing.T) {
+	s, _ := startWithComputer(t, "", nil)
+	players := map[string]*client{}
+	for _, n := range []string{"ann", "ben", "cyd"} {
+		c := s.newClient(t)
+		c.SignUp(n)
+		players[n] = c
+	}
+	page := organise(t, players["ann"], url.Values{"name": {"Knockout with the computer"}, "game": {"trench:single"}, "format": {"knockout"},
+		"min": {"4"}, "max": {"4"}, "days": {"3"}, "starts": {""}})
+	for _, n := range []string{"ann", "ben", "cyd"} {
+		tournamentAct(t, players[n], page, "join")
+	}
+	a := players["ann"]
+	a.Get(page)
+	a.Submit(a.Last.Find("#add-computer"), url.Values{"level": {"medium"}})
+	a.wantStatus(http.StatusOK)
+	if st := a.text("#tournament-status"); !strings.Contains(st, "Round 1 of 2") {
+		t.Fatalf("the knockout filled by the computer says %q", st)
+	}
+	const computer = "Computer · medium"
+	playWithComputer(t, s, players, page, computer)
+	v := s.newClient(t)
+	v.Get(page)
+	if st := v.text("#tournament-status"); st != "Finished." {
+		t.Errorf("status %q", st)
+	}
+	final := v.text(`#rounds section.round[data-round="2"] li.pairing`)
+	if !strings.Contains(final, computer) || !strings.Contains(final, "ann") {
+		t.Errorf("the final: %q, want the computer against ann", final)
+	}
+	if top := names(v.Last.Find("#standings tr[data-player]"), "data-player"); len(top) != 4 || top[0] != computer {
+		t.Errorf("standings %v, want the computer first of four", top)
 	}
 }
