@@ -82,6 +82,10 @@ type Entrant struct {
 	// Computer is the level ("easy", "medium", "hard") of a computer
 	// player, "" for a person.
 	Computer string
+	// Rated: the games against this entrant may change ratings (always
+	// for a person; for a computer player, as the server rated games
+	// against the computer when it was entered).
+	Rated bool
 }
 
 // TournamentPairing is one game of a round: Side[1].ID == 0 is a bye;
@@ -248,7 +252,7 @@ func (db *DB) Tournaments(ctx context.Context) ([]Tournament, error) {
 }
 
 func entrantsOf(ctx context.Context, q queryer, id int64) ([]Entrant, error) {
-	rows, err := q.QueryContext(ctx, `SELECT e.user_id, u.name, e.rating, e.withdrawn_at IS NOT NULL, COALESCE(u.computer_level, '')
+	rows, err := q.QueryContext(ctx, `SELECT e.user_id, u.name, e.rating, e.withdrawn_at IS NOT NULL, COALESCE(u.computer_level, ''), e.rated
 		FROM tournament_entrants e JOIN users u ON u.id = e.user_id
 		WHERE e.tournament_id = ? ORDER BY e.rating DESC, u.id`, id)
 	if err != nil {
@@ -258,7 +262,7 @@ func entrantsOf(ctx context.Context, q queryer, id int64) ([]Entrant, error) {
 	var out []Entrant
 	for rows.Next() {
 		var e Entrant
-		if err := rows.Scan(&e.ID, &e.Name, &e.Rating, &e.Withdrawn, &e.Computer); err != nil {
+		if err := rows.Scan(&e.ID, &e.Name, &e.Rating, &e.Withdrawn, &e.Computer, &e.Rated); err != nil {
 			return nil, fmt.Errorf("db: entrants: %w", err)
 		}
 		out = append(out, e)

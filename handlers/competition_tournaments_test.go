@@ -252,3 +252,28 @@ func TestKnockoutWithComputerEntrant(t *testing.T) {
 		t.Errorf("standings %v, want the computer first of four", top)
 	}
 }
+
+// TestTournamentComputerRatedRule: on a server that rates games against
+// the computer, a rated tournament's page says its games against the
+// computer are rated, and they are.
+func TestTournamentComputerRatedRule(t *testing.T) {
+	s, _ := startWithComputer(t, "", func(cfg *handlers.Config) { cfg.RateBotGames = true })
+	a, b := signedUpPair(t, s)
+	page := organise(t, a, url.Values{"name": {"Rated computer"}, "game": {"trenches:standard"}, "format": {"roundrobin"},
+		"min": {"2"}, "max": {"2"}, "days": {"3"}, "starts": {""}, "rated": {"1"}})
+	tournamentAct(t, b, page, "join")
+	a.Get(page)
+	a.Submit(a.Last.Find("#add-computer"), url.Values{"level": {"hard"}})
+	a.wantStatus(http.StatusOK)
+	if got := a.text("#tournament-computer-rule"); !strings.Contains(got, "rates games against the computer") {
+		t.Errorf("the page's rule for the computer: %q", got)
+	}
+	playWithComputer(t, s, map[string]*client{"alice": a, "bob": b}, page, "Computer · hard")
+	rs, err := s.DB.Ratings(context.Background(), mustUser(t, s, "bob"), s.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Games != 2 {
+		t.Errorf("bob's ratings after two games against the computer: %+v, want 2 rated games", rs)
+	}
+}

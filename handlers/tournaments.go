@@ -211,6 +211,9 @@ func (h *tournamentHandler) show(c echo.Context) error {
 	}
 	entered, withdrawn := false, false
 	inside := map[string]bool{}
+	// Games against the computer are rated as the server rated them when
+	// each computer player was entered; before that, as it rates them now.
+	botsRated := h.rateBots
 	for _, e := range d.Entrants {
 		name := e.Name
 		if e.Withdrawn {
@@ -222,11 +225,12 @@ func (h *tournamentHandler) show(c echo.Context) error {
 		}
 		if e.Computer != "" {
 			inside[e.Computer] = true
+			botsRated = e.Rated
 		}
 	}
 	if _, ok := bot.Lookup(d.Game); ok {
 		p.ComputerRule = "The organiser may add computer players before the start; they play their games like anyone else. Games against the computer are not rated."
-		if h.rateBots && d.Rated {
+		if botsRated && d.Rated {
 			p.ComputerRule = "The organiser may add computer players before the start; they play their games like anyone else, and this server rates games against the computer."
 		}
 		if d.Status == "signup" && me == d.Organiser.ID {
