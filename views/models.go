@@ -4,7 +4,10 @@
 package views
 
 import (
+	"net/url"
 	"strconv"
+
+	"github.com/a-h/templ"
 
 	"github.com/trench-games/trench/rules"
 )
@@ -395,4 +398,11 @@ type Review struct {
 	LiveHref   string // back to the game in progress ("" once over)
 	RecordHref string // the game record (text); "" while it would reveal hidden cards
 	ImageHref  string // the position at this ply as an SVG image; "" when none
+}
+
+// PlayerURL is the address of a player's profile, /players/NAME, with the
+// name escaped as a path segment (a computer account's name has a space
+// and a middle dot).
+func PlayerURL(name string) templ.SafeURL {
+	return templ.SafeURL("/players/" + url.PathEscape(name))
 }
