@@ -86,7 +86,7 @@ func (a *App) routes(e *echo.Echo) {
 	computer := &computerHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rated: a.cfg.RateBotGames, wake: a.computer.Wake}
 	site.POST("/computer", computer.start, requireUser)
 	analysis := &analysisHandler{games: games, db: a.db, now: a.cfg.Now, nodes: a.cfg.AnalysisNodes, wake: a.computer.Wake}
-	site.GET("/games/:id/analysis", analysis.panel)
+	site.GET("/games/:id/analysis/panel", analysis.panel)
 	site.POST("/games/:id/analysis", analysis.queue, requireUser)
 
 	site.GET("/games/:id", games.show)
