@@ -87,6 +87,8 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/computer", computer.start, requireUser)
 	analysis := &analysisHandler{games: games, db: a.db, now: a.cfg.Now, nodes: a.cfg.AnalysisNodes, wake: a.computer.Wake}
 	site.GET("/games/:id/analysis/panel", analysis.panel)
+	board := &analysisBoardHandler{db: a.db, matchScore: a.computer.matchScore, evals: make(chan struct{}, 1)}
+	site.GET("/games/:id/analysis", board.board)
 	site.POST("/games/:id/analysis", analysis.queue, requireUser)
 
 	site.GET("/games/:id", games.show)

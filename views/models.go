@@ -283,7 +283,10 @@ type GamePage struct {
 	View             any // the game's own view model
 	Play             Play
 	Review           *Review // set in review mode (a finished game, or ?ply=)
-	Rated            bool    // a rated game
+	// AnalysisBoardHref opens the analysis board on the position shown;
+	// "" for a game without one (the card game).
+	AnalysisBoardHref string
+	Rated             bool // a rated game
 	// Badge is true when an htmx answer carries the navigation bar's turn
 	// count (out of band).
 	Badge bool
