@@ -258,7 +258,7 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		return err
 	}
 	gameURL := fmt.Sprintf("/games/%d", g.ID)
-	p := views.AnalysisBoard{Page: pageOf(c, "Analysis board · "+gameTitle(eng, g)), Heading: gameTitle(eng, g), GameURL: gameURL}
+	p := views.AnalysisBoard{Page: pageOf(c, "Analysis board · "+gameTitle(eng, g)), Heading: gameTitle(eng, g), GameURL: gameURL, BackHref: gameURL}
 	if rules.HidesInformation(eng) {
 		p.Unavailable = fmt.Sprintf("%s has no analysis board: your opponent's cards are hidden, so no position can be set up from what you may see, and no move of theirs tried.", eng.Title())
 		return render(c, http.StatusOK, views.AnalysisBoardView(p), views.AnalysisBoardView(p))
@@ -278,6 +278,9 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 			return db.Errorf(db.KindInvalid, "This game has no ply %q: it has plies 0 to %d.", q.Get("ply"), g.Ply)
 		}
 		l.Base = n
+		if n < g.Ply || g.Finished() {
+			p.BackHref = gameURL + "?ply=" + strconv.Itoa(n)
+		}
 	}
 	if l.Line, err = parseMoves(q.Get("line"), "line"); err != nil {
 		return err

@@ -12,6 +12,9 @@ type AnalysisBoard struct {
 	Page
 	Heading string // the game's title
 	GameURL string // "/games/12"
+	// BackHref goes back to the game (at the reviewed ply, when the board
+	// started from one).
+	BackHref string
 	// Unavailable, when set, says why the game has no analysis board (the
 	// card game); nothing else is shown then.
 	Unavailable string
