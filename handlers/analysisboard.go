@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -50,7 +51,17 @@ type analysisBoardHandler struct {
 	matchScore func(ctx context.Context, g db.Game) ([2]int, error)
 	// evals holds one token per evaluation that may run at once.
 	evals chan struct{}
+
+	// mu guards the evaluations made, by game, ply and position (the
+	// oldest forgotten past evalCacheSize): stepping through a line or
+	// selecting a unit searches nothing again.
+	mu     sync.Mutex
+	cached map[string]db.AnalysisPly
+	order  []string
 }
+
+// evalCacheSize is how many evaluations the analysis board keeps.
+const evalCacheSize = 512
 
 // boardLines is the variation tree of an analysis board: Line is the line
 // shown, At how many of its moves are made on the board, Alts the other
@@ -482,15 +493,25 @@ func (h *analysisBoardHandler) evaluate(ctx context.Context, g db.Game, eng rule
 	if err != nil {
 		return err
 	}
-	select {
-	case h.evals <- struct{}{}:
-		defer func() { <-h.evals }()
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	ev, err := evaluate(ctx, player, st, ply, boardEvalNodes, g.Seed, score)
-	if err != nil {
-		return err
+	key := fmt.Sprintf("%d/%d/%s", g.ID, ply, st.Encode())
+	h.mu.Lock()
+	ev, ok := h.cached[key]
+	h.mu.Unlock()
+	if !ok {
+		select {
+		case h.evals <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		ev, err = evaluate(ctx, player, st, ply, boardEvalNodes, g.Seed, score)
+		<-h.evals
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err // cut short: not an evaluation to show or keep
+		}
+		h.remember(key, ev)
 	}
 	names := eng.SideNames()
 	p.Eval = fmt.Sprintf("%s is expected to score %.0f%%, %s %.0f%%.", names[0], 100*ev.Expect, names[1], 100*(1-ev.Expect))
@@ -499,4 +520,23 @@ func (h *analysisBoardHandler) evaluate(ctx context.Context, g db.Game, eng rule
 		p.Play.Best = st.Clicks(ev.Best)
 	}
 	return nil
+}
+
+// remember keeps evaluation ev under key, forgetting the oldest past
+// evalCacheSize.
+func (h *analysisBoardHandler) remember(key string, ev db.AnalysisPly) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cached == nil {
+		h.cached = map[string]db.AnalysisPly{}
+	}
+	if _, ok := h.cached[key]; ok {
+		return
+	}
+	h.cached[key] = ev
+	h.order = append(h.order, key)
+	if len(h.order) > evalCacheSize {
+		delete(h.cached, h.order[0])
+		h.order = h.order[1:]
+	}
 }
