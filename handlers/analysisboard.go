@@ -293,7 +293,15 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 			p.BackHref = gameURL + "?ply=" + strconv.Itoa(n)
 		}
 	}
+	base, err := stateAt(eng, g, moves, l.Base)
+	if err != nil {
+		return err
+	}
 	if l.Line, err = parseMoves(q.Get("line"), "line"); err != nil {
+		return err
+	}
+	states, err := walk(base, l.Line, "line")
+	if err != nil {
 		return err
 	}
 	l.At = len(l.Line)
@@ -306,8 +314,12 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		return db.Errorf(db.KindInvalid, "At most %d lines may be kept.", maxLines)
 	}
 	for i, raw := range q["alt"] {
-		a, err := parseMoves(raw, fmt.Sprintf("variation %d", i+1))
+		what := fmt.Sprintf("variation %d", i+1)
+		a, err := parseMoves(raw, what)
 		if err != nil {
+			return err
+		}
+		if _, err := walk(base, a, what); err != nil {
 			return err
 		}
 		if len(a) > 0 {
@@ -317,20 +329,6 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 	l.tidy()
 	if l.size() > maxTreeMoves {
 		return db.Errorf(db.KindInvalid, "The lines hold at most %d moves together.", maxTreeMoves)
-	}
-
-	base, err := stateAt(eng, g, moves, l.Base)
-	if err != nil {
-		return err
-	}
-	states, err := walk(base, l.Line, "line")
-	if err != nil {
-		return err
-	}
-	for i, a := range l.Alts {
-		if _, err := walk(base, a, fmt.Sprintf("variation %d", i+1)); err != nil {
-			return err
-		}
 	}
 	st := states[l.At]
 	href := func(n boardLines, sel []string) string { return n.href(gameURL, hasBase, sel) }

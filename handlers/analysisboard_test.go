@@ -189,6 +189,7 @@ func TestAnalysisBoardBadLine(t *testing.T) {
 		{"?line=" + url.QueryEscape(m1) + "&at=5", "not one of them"},
 		{"?ply=7", "no ply"},
 		{"?alt=" + url.QueryEscape(m1+",zz"), "variation 1"},
+		{"?line=" + strings.Repeat("x,", 100) + "x", "too long"},
 	} {
 		a.Get(board + c.query)
 		if a.Status != http.StatusBadRequest || !strings.Contains(a.Last.Text(), c.want) {
