@@ -434,6 +434,23 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 			p.Plan = &views.BoardPlan{Action: gameURL + "/plan", CSRF: p.CSRF, Ply: g.Ply,
 				Add: strings.Join(l.Line, " "), Text: strings.Join(text, ", ")}
 		}
+		// The plan already made, for its author alone: its lines as the
+		// board's tree.
+		plan, ok, err := h.db.PlanOf(ctx, g.ID, viewer.ID)
+		if err != nil {
+			return err
+		}
+		if ok && plan.BasePly == g.Ply && len(plan.Lines) > 0 {
+			tree := boardLines{Base: l.Base, Line: plan.Lines[0]}
+			for _, pl := range plan.Lines[1:] {
+				if len(tree.Alts)+1 < maxLines && tree.size()+len(pl) <= maxTreeMoves {
+					tree.Alts = append(tree.Alts, pl)
+				}
+			}
+			tree.At = len(tree.Line)
+			tree.tidy()
+			p.PlanLines, p.PlanHref = len(plan.Lines), href(tree, nil)
+		}
 	}
 	return render(c, http.StatusOK, views.AnalysisBoardView(p), views.AnalysisBoardFragment(p))
 }

@@ -303,6 +303,13 @@ func TestAnalysisBoardPlan(t *testing.T) {
 	if got := b.Last.Find("#plan-text").Text(); got != x1+" "+y1+"\n"+z1+" "+w1 {
 		t.Fatalf("bob's plan reads %q", got)
 	}
+	// bob's board shows his plan as its lines.
+	b.Get(board)
+	b.Click(b.Last.Find("#plan-show"))
+	b.wantStatus(http.StatusOK)
+	if got := b.Last.Find("#line-tree ol").Length(); got != 2 || !strings.Contains(b.text("#plan-lines"), "2 planned") {
+		t.Fatalf("bob's plan on the board: %d lines, %q", got, b.text("#plan-lines"))
+	}
 	// Another reply to x1 is refused as the typed plan would be; nothing
 	// changes.
 	y2 := s1.Legal(rules.Side1)[1]
@@ -314,7 +321,7 @@ func TestAnalysisBoardPlan(t *testing.T) {
 	// alice's board carries no trace of the plan.
 	a.Get(board)
 	html, _ := a.Last.Html()
-	for _, tr := range []string{"plan-from-board", "plan-hint", "conditional", y1, w1} {
+	for _, tr := range []string{"plan-from-board", "plan-hint", "plan-lines", "plan-show", "conditional", y1, w1} {
 		if strings.Contains(html, tr) {
 			t.Errorf("alice's analysis board holds %q", tr)
 		}

@@ -39,6 +39,10 @@ type AnalysisBoard struct {
 	Plan *BoardPlan
 	// PlanHint says why the line cannot be planned yet ("" for nothing).
 	PlanHint string
+	// PlanLines is how many lines the viewer's plan holds, PlanHref the
+	// board showing them (its author's eyes only).
+	PlanLines int
+	PlanHref  string
 }
 
 // AnalysisLine is one line of the variation tree as shown: the moves from
