@@ -63,9 +63,10 @@ func selectionURL(gameURL string, sel []string) string {
 
 // nextSteps computes, for the clicks made so far (sel), what each possible
 // next click does: complete a legal move (Move) or extend the selection
-// (Href). A selection that no legal move starts with is dropped. Clicking
-// another first click (another unit) restarts the selection.
-func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (map[string]views.Step, []string) {
+// (Href, the address selectionHref gives for the longer selection). A
+// selection that no legal move starts with is dropped. Clicking another
+// first click (another unit) restarts the selection.
+func nextSteps(st rules.State, legal []string, sel []string, selectionHref func(sel []string) string) (map[string]views.Step, []string) {
 	clicks := make([][]string, len(legal))
 	for i, m := range legal {
 		clicks[i] = st.Clicks(m)
@@ -92,14 +93,14 @@ func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (ma
 		if len(c) == len(sel)+1 {
 			next[tok] = views.Step{Move: legal[i]}
 		} else if _, done := next[tok]; !done {
-			next[tok] = views.Step{Href: selectionURL(gameURL, append(slices.Clone(sel), tok))}
+			next[tok] = views.Step{Href: selectionHref(append(slices.Clone(sel), tok))}
 		}
 	}
 	if len(sel) > 0 {
 		for _, c := range clicks {
 			if len(c) > 0 {
 				if _, taken := next[c[0]]; !taken && !(len(sel) > 0 && c[0] == sel[0]) {
-					next[c[0]] = views.Step{Href: selectionURL(gameURL, c[:1])}
+					next[c[0]] = views.Step{Href: selectionHref(c[:1])}
 				}
 			}
 		}
@@ -299,6 +300,12 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if review >= 0 {
 		p.Review = reviewLinks(eng, g, review, views.HasImage(p.View))
 	}
+	if !rules.HidesInformation(eng) {
+		p.AnalysisBoardHref = gameURL + "/analysis"
+		if review >= 0 && review < g.Ply {
+			p.AnalysisBoardHref += "?ply=" + strconv.Itoa(review)
+		}
+	}
 	if !g.Finished() {
 		if side.Valid() {
 			p.CanResign = true
@@ -331,7 +338,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 						p.Message = "That move is not possible in this position; nothing was sent."
 					}
 					p.Play.CanMove = len(legal) > 0
-					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
+					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
 					if len(p.Play.Selected) > 0 {
 						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
 					}
@@ -861,14 +868,19 @@ func (h *gameHandler) resign(c echo.Context) error {
 	})
 }
 
-// plan saves the viewer's conditional moves (an empty plan clears them).
+// plan saves the viewer's conditional moves (an empty plan clears them):
+// the typed plan (field plan) replaces the one saved, one line from the
+// analysis board (field add: its moves separated by spaces) joins it.
 // Errors: the game page with the reason (the first illegal move) and a
 // 400; a stale ply a 409.
 func (h *gameHandler) plan(c echo.Context) error {
-	text := c.FormValue("plan")
+	text, add := c.FormValue("plan"), c.FormValue("add")
 	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
-		if len(text) > 4000 {
+		if len(text) > 4000 || len(add) > 4000 {
 			return db.Errorf(db.KindInvalid, "The plan is too long.")
+		}
+		if add != "" {
+			return h.db.AddPlanLine(ctx, id, uid, ply, strings.Fields(add), h.now())
 		}
 		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 	})

@@ -4,7 +4,10 @@
 package views
 
 import (
+	"net/url"
 	"strconv"
+
+	"github.com/a-h/templ"
 
 	"github.com/trench-games/trench/rules"
 )
@@ -294,7 +297,10 @@ type GamePage struct {
 	View             any // the game's own view model
 	Play             Play
 	Review           *Review // set in review mode (a finished game, or ?ply=)
-	Rated            bool    // a rated game
+	// AnalysisBoardHref opens the analysis board on the position shown;
+	// "" for a game without one (the card game).
+	AnalysisBoardHref string
+	Rated             bool // a rated game
 	// Badge is true when an htmx answer carries the navigation bar's turn
 	// count (out of band).
 	Badge bool
@@ -429,4 +435,11 @@ type Review struct {
 	LiveHref   string // back to the game in progress ("" once over)
 	RecordHref string // the game record (text); "" while it would reveal hidden cards
 	ImageHref  string // the position at this ply as an SVG image; "" when none
+}
+
+// PlayerURL is the address of a player's profile, /players/NAME, with the
+// name escaped as a path segment (a computer account's name has a space
+// and a middle dot).
+func PlayerURL(name string) templ.SafeURL {
+	return templ.SafeURL("/players/" + url.PathEscape(name))
 }
