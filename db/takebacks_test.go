@@ -349,3 +349,33 @@ func TestTakebacksKeptByNextGameAndRematch(t *testing.T) {
 		}
 	}
 }
+
+// TestTakebackRestoresDaysPerMove: with days per move, the mover gets
+// back what was left of their time to move when they moved, counted from
+// the accepted takeback.
+func TestTakebackRestoresDaysPerMove(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	g, ann, bob := takebackGame(t, store, "trenches", "standard", false, "", db.TimeControl{})
+	st, _ := g.Decode()
+	movedAt := t0.Add(5 * time.Hour)
+	g, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: ann.ID, Ply: 0, Move: st.Legal(rules.Side0)[0]}, movedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.AskTakeback(ctx, g.ID, ann.ID, 1, movedAt); err != nil {
+		t.Fatal(err)
+	}
+	answerAt := movedAt.Add(30 * time.Hour)
+	back, err := store.AnswerTakeback(ctx, g.ID, bob.ID, 1, true, answerAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := store.Clock(ctx, back, answerAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2*24*time.Hour - 5*time.Hour; cs.Left != want || !back.Deadline.Equal(answerAt.Add(want)) {
+		t.Fatalf("after the takeback ann has %v (deadline %v), want %v", cs.Left, back.Deadline, want)
+	}
+}
