@@ -96,7 +96,8 @@ func TestNotesPrivate(t *testing.T) {
 			for _, htmx := range []bool{false, true} {
 				for _, p := range []string{page, page + "?ply=0", page + "?ply=1", page + "/live?v=stale", page + "/social",
 					page + "/record", page + "/position.svg?ply=2", "/archive", "/players/alice", "/players/bob", "/",
-					"/settings", "/settings/export", "/leaderboard/trench", "/players"} {
+					"/settings", "/settings/export", "/leaderboard/trench", "/players",
+					page + "/analysis", page + "/analysis?ply=1", page + "/analysis/panel"} {
 					raw(who, p, htmx)
 				}
 			}
