@@ -3,7 +3,7 @@
 GO ?= go
 HTMX_VERSION := 2.0.11
 
-.PHONY: run build test test-short generate check vendor-htmx fuzz clean bench crashtest release
+.PHONY: run build test test-short generate check vendor-htmx fuzz clean bench crashtest release release-check
 
 run:
 	$(GO) run ./cmd/trench serve
@@ -58,6 +58,29 @@ release:
 	done
 	cd $(DIST) && $(SHA256) trench-* > SHA256SUMS
 	cat $(DIST)/SHA256SUMS
+
+# Check that a release can be rebuilt byte for byte: `make release` into
+# $(DIST), then again from a copy of the source in another directory with
+# an empty build cache; the two SHA256SUMS must be equal (the differing
+# lines are printed otherwise), and every binary must be built without cgo.
+release-check:
+	@tmp=$$(mktemp -d) && trap 'chmod -R u+w "$$tmp" 2>/dev/null; rm -rf "$$tmp"' EXIT && \
+	echo "release-check: first build, into $(DIST)" && \
+	$(MAKE) -s release VERSION='$(VERSION)' COMMIT='$(COMMIT)' PLATFORMS='$(PLATFORMS)' DIST='$(DIST)' && \
+	mkdir "$$tmp/src" && git ls-files -z --cached --others --exclude-standard | \
+		tar --null -T - -cf - | tar -xf - -C "$$tmp/src" && \
+	echo "release-check: second build, from a copy in $$tmp/src with an empty GOCACHE" && \
+	GOCACHE="$$tmp/cache" $(MAKE) -s -C "$$tmp/src" release VERSION='$(VERSION)' COMMIT='$(COMMIT)' PLATFORMS='$(PLATFORMS)' \
+		DIST="$$tmp/dist" GO='$(GO)' && \
+	for f in $(DIST)/trench-*; do \
+		$(GO) version -m "$$f" | grep -q 'CGO_ENABLED=0' || { echo "release-check: $$f was built with cgo"; exit 1; }; \
+	done && \
+	if cmp -s $(DIST)/SHA256SUMS "$$tmp/dist/SHA256SUMS"; then \
+		cat $(DIST)/SHA256SUMS; echo "release-check: the two builds are identical"; \
+	else \
+		echo "release-check: the two builds differ (< first, > second):"; \
+		diff $(DIST)/SHA256SUMS "$$tmp/dist/SHA256SUMS"; exit 1; \
+	fi
 
 # Measure the server under load: 64 browsers playing over HTTP, against
 # the raw SQLite commit rate (BENCH_FLAGS="--cpuprofile cpu.out" to profile).
