@@ -191,7 +191,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	// htmx only the moves after the ply the page shows (appended out of
 	// band).
 	from := 0
-	if isHTMX(c) && review < 0 {
+	fullLog := c.Request().Header.Get(views.LiveHeader) == "1"
+	if isHTMX(c) && review < 0 && !fullLog {
 		from = g.Ply
 		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {
 			from = n
@@ -225,6 +226,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		Ply:      g.Ply,
 		Log:      log,
 		LogHref:  gameURL + "?ply=",
+		FullLog:  fullLog,
 		Message:  message,
 		View:     shown.View(seer),
 		Play: views.Play{
@@ -368,12 +370,18 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if err := h.ratings(c, s, &p); err != nil {
 		return views.GamePage{}, err
 	}
+	if review < 0 {
+		p.LiveURL = gameURL + "/events?v=" + url.QueryEscape(version(g))
+	}
 	// The messages and the rematch offer: on a full page, and with the
 	// answer to a message (alone or with a move); otherwise the panel's
 	// own poll brings what is new.
 	if social, _ := c.Get("social").(bool); social || !isHTMX(c) {
 		if err := h.social(c, s, &p); err != nil {
 			return views.GamePage{}, err
+		}
+		if p.LiveURL != "" && p.Social.Player {
+			p.LiveURL += "&s=" + url.QueryEscape(p.Social.Version)
 		}
 	}
 	return p, nil

@@ -33,6 +33,7 @@ func (a *App) routes(e *echo.Echo) {
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
+	site.GET("/events", a.live.dashboardEvents, requireUser)
 	site.GET("/rules", pages.rules)
 	site.GET("/rules/:game", pages.rules)
 
@@ -91,6 +92,7 @@ func (a *App) routes(e *echo.Echo) {
 
 	site.GET("/games/:id", games.show)
 	site.GET("/games/:id/live", games.live)
+	site.GET("/games/:id/events", a.live.gameEvents)
 	site.POST("/games/:id/view", games.setView)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
@@ -115,8 +117,10 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/tournaments/new", tournaments.form, requireUser)
 	site.POST("/tournaments", tournaments.create, requireUser)
 	site.GET("/tournaments/:id", tournaments.show)
+	site.GET("/tournaments/:id/events", a.live.tournamentEvents)
 	site.POST("/tournaments/:id/:action", tournaments.act, requireUser)
 	site.GET("/players/:name", archive.player)
+	a.live.render = &liveRenderer{e: e, db: a.db, games: games, pages: pages, tournaments: tournaments}
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)
 }

@@ -160,9 +160,20 @@ func (h *tournamentHandler) show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.db.Tournament(c.Request().Context(), id)
+	p, err := h.page(c, id)
 	if err != nil {
 		return err
+	}
+	p.LiveURL = fmt.Sprintf("/tournaments/%d/events", id)
+	return render(c, http.StatusOK, views.TournamentView(p), nil)
+}
+
+// page is tournament id's page for the request's viewer. Errors:
+// KindNotFound.
+func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage, error) {
+	d, err := h.db.Tournament(c.Request().Context(), id)
+	if err != nil {
+		return views.TournamentPage{}, err
 	}
 	me := currentViewer(c).ID
 	p := views.TournamentPage{Page: pageOf(c, d.Name), ID: d.ID, Name: d.Name, Game: tournamentGame(d.Game, d.Variant),
@@ -213,7 +224,7 @@ func (h *tournamentHandler) show(c echo.Context) error {
 	if d.Status == "running" || d.Status == "finished" {
 		st, err := d.Standings()
 		if err != nil {
-			return err
+			return views.TournamentPage{}, err
 		}
 		names := map[int64]db.Entrant{}
 		for _, e := range d.Entrants {
@@ -230,7 +241,7 @@ func (h *tournamentHandler) show(c echo.Context) error {
 			rounds(&p, d)
 		}
 	}
-	return render(c, http.StatusOK, views.TournamentView(p), nil)
+	return p, nil
 }
 
 func gameHref(p db.TournamentPairing) string {

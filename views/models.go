@@ -6,6 +6,8 @@ package views
 import (
 	"strconv"
 
+	"github.com/a-h/templ"
+
 	"github.com/trench-games/trench/rules"
 )
 
@@ -70,6 +72,7 @@ type MatchRow struct {
 // Dashboard is the signed-in home page.
 type Dashboard struct {
 	Page
+	LiveURL       string // the dashboard's event stream
 	Games         []GameRow
 	Finished      []GameRow
 	Matches       []MatchRow // the player's matches: in progress, then recently finished
@@ -165,6 +168,10 @@ func sideClass(s rules.Side) string {
 // PlyHeader is the request header in which every htmx request from a game
 // page names the ply the page shows.
 const PlyHeader = "X-Trench-Ply"
+
+// LiveHeader is the request header ("1") of every htmx request from a page
+// whose event stream is open (see static/live.js).
+const LiveHeader = "X-Trench-Live"
 
 func plyHeader(ply int) string {
 	return `{"` + PlyHeader + `":"` + strconv.Itoa(ply) + `"}`
@@ -265,15 +272,21 @@ type GamePage struct {
 	Ply            int
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
-	Log              []LogLine
-	Match            *MatchPanel
-	NextGameHref     string
-	Message          string // why the last action did nothing (a stale ply, …)
-	ConfirmResign    bool
-	CanResign        bool
-	Armistice        ArmisticeState
-	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
-	PollURL          string // "" when there is nothing to wait for
+	Log             []LogLine
+	Match           *MatchPanel
+	NextGameHref    string
+	Message         string // why the last action did nothing (a stale ply, …)
+	ConfirmResign   bool
+	CanResign       bool
+	Armistice       ArmisticeState
+	NextWaitingHref string // another game waiting for the viewer's move, when it is not their turn here
+	PollURL         string // "" when there is nothing to wait for
+	// LiveURL is the page's event stream (pushed updates); "" for none.
+	LiveURL string
+	// FullLog: an htmx answer carries the whole move list (the page
+	// receives pushed updates, so it may show moves the request did not
+	// know of).
+	FullLog          bool
 	BoardToggle      string // where the form choosing the other board view posts to
 	BoardToggleView  string // the other board view: "square" or "diamond"
 	BoardToggleLabel string
@@ -395,4 +408,22 @@ type Review struct {
 	LiveHref   string // back to the game in progress ("" once over)
 	RecordHref string // the game record (text); "" while it would reveal hidden cards
 	ImageHref  string // the position at this ply as an SVG image; "" when none
+}
+
+// liveAttrs are the attributes of the element that holds a page's event
+// stream (htmx's SSE extension; an "end" event closes it): none without
+// url.
+func liveAttrs(url string) templ.Attributes {
+	if url == "" {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"hx-ext": "sse", "sse-connect": url, "sse-close": "end"}
+}
+
+// oobAttrs marks a fragment for htmx to swap out of band.
+func oobAttrs(oob bool) templ.Attributes {
+	if !oob {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"hx-swap-oob": "true"}
 }
