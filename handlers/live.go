@@ -47,6 +47,10 @@ const liveBacklog = 8
 // streams; each stream writes its own token in its place.
 const csrfMark = "LIVEcsrfMARK0d2f7a"
 
+// eventBufs hold an event while a stream writes it, shared by the
+// streams (an idle stream holds none).
+var eventBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
 // liveKind is what a stream follows.
 type liveKind uint8
 
@@ -336,15 +340,21 @@ func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 		if err := rc.SetWriteDeadline(time.Now().Add(15 * time.Second)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return err
 		}
+		// One write of the whole event (with this stream's token): one
+		// chunk, the fewest system calls.
+		buf := eventBufs.Get().(*[]byte)
+		b := (*buf)[:0]
 		for i, p := range parts {
 			if i > 0 {
-				if _, err := w.Write([]byte(s.csrf)); err != nil {
-					return err
-				}
+				b = append(b, s.csrf...)
 			}
-			if _, err := w.Write(p); err != nil {
-				return err
-			}
+			b = append(b, p...)
+		}
+		_, err := w.Write(b)
+		*buf = b
+		eventBufs.Put(buf)
+		if err != nil {
+			return err
 		}
 		return rc.Flush()
 	}

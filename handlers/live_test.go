@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -236,7 +237,8 @@ func TestLiveMoveReachesOpenPages(t *testing.T) {
 	if !strings.HasPrefix(ev.id, "1.") {
 		t.Fatalf("event id %q does not name ply 1", ev.id)
 	}
-	sd := sGame.next("update", 5*time.Second).doc(t)
+	sev := sGame.next("update", 5*time.Second)
+	sd := sev.doc(t)
 	if sd.Find(`#board button[name="move"], #board a[data-click]`).Length() != 0 || sd.Find("#social-live").Length() != 0 {
 		t.Fatal("the spectator's update has moves to click or the players' messages")
 	}
@@ -472,14 +474,19 @@ func TestLiveThousandPages(t *testing.T) {
 	for _, p := range ps {
 		go func() {
 			p.conn.SetReadDeadline(time.Now().Add(2 * time.Minute))
+			// A buffer that holds a whole line of an update, read without
+			// copying: the test's own reading costs the server's processors
+			// little.
+			r := bufio.NewReaderSize(p.r, 32<<10)
+			marker := []byte(`id="game" data-game=`)
 			for {
-				line, err := p.r.ReadString('\n')
-				if err != nil {
+				line, err := r.ReadSlice('\n')
+				if err != nil && err != bufio.ErrBufferFull {
 					return
 				}
-				if i := strings.Index(line, `id="game" data-game=`); i >= 0 {
+				if i := bytes.Index(line, marker); i >= 0 {
 					var g, ply int
-					if _, err := fmt.Sscanf(line[i:], `id="game" data-game="%d" data-ply="%d"`, &g, &ply); err == nil {
+					if _, err := fmt.Sscanf(string(line[i:min(len(line), i+60)]), `id="game" data-game="%d" data-ply="%d"`, &g, &ply); err == nil {
 						arrivals <- arrival{ply, time.Now()}
 					}
 				}
@@ -511,4 +518,45 @@ func TestLiveThousandPages(t *testing.T) {
 	p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
 	t.Logf("%d moves × %d pages: commit to delivery p50 %v, p99 %v, max %v (target: p99 ≤ 50ms)", moves, pages,
 		p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond), lat[len(lat)-1].Round(10*time.Microsecond))
+}
+
+// TestLiveTournamentPage: a tournament page (a visitor's, and an
+// entrant's with their own buttons) gets each sign-up and the start as
+// they commit.
+func TestLiveTournamentPage(t *testing.T) {
+	s := startServer(t, "", nil)
+	var ps []*client
+	for i := 1; i <= 3; i++ {
+		c := s.newClient(t)
+		c.SignUp(fmt.Sprintf("pl%d", i))
+		ps = append(ps, c)
+	}
+	tp := organise(t, ps[0], url.Values{"name": {"Live cup"}, "game": {"trench:single"}, "format": {"roundrobin"},
+		"min": {"2"}, "max": {"2"}, "days": {"3"}, "starts": {""}})
+	v := s.newClient(t)
+	v.Get(tp)
+	visitor := openStream(t, v, liveURL(t, v.Last), "")
+	ps[1].Get(tp)
+	entrant := openStream(t, ps[1], liveURL(t, ps[1].Last), "")
+	visitor.none(200 * time.Millisecond)
+
+	tournamentAct(t, ps[1], tp, "join")
+	d := visitor.next("update", 5*time.Second).doc(t)
+	if got := d.Find("#entrants li").Text(); !strings.Contains(got, "pl2") || d.Find("#tournament-body").Length() != 1 {
+		t.Fatalf("after pl2 joined the visitor's page lists %q", got)
+	}
+	if d.Find(`#tournament-actions form`).Length() != 0 {
+		t.Fatal("the visitor's update has buttons")
+	}
+	if ed := entrant.next("update", 5*time.Second).doc(t); !strings.Contains(ed.Find("#tournament-actions").Text(), "Leave") {
+		t.Fatalf("pl2's own update offers %q, want Leave", ed.Find("#tournament-actions").Text())
+	}
+	tournamentAct(t, ps[2], tp, "join") // full: it starts
+	d = visitor.next("update", 5*time.Second).doc(t)
+	for !strings.Contains(d.Find("#tournament-status").Text(), "Running") {
+		d = visitor.next("update", 5*time.Second).doc(t)
+	}
+	if d.Find("#crosstable tbody a").Length() == 0 {
+		t.Fatal("the started tournament's update has no game links")
+	}
 }
