@@ -164,7 +164,8 @@ func (l *writeLog) committed(games, tournaments []int64) {
 // resignation, an armistice, a message, a timeout, a vacation, the
 // computer, a conditional reply, an administrator, a tournament, an
 // account's deletion); a transaction rolled back or whose commit failed
-// never does.
+// never does. Only writes through this DB are seen: another process
+// writing the same file (`trench admin` while the server runs) is not.
 //
 // f runs on the committing goroutine after the commit and before the
 // method that wrote returns, so a reader called after that method sees

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,6 +38,12 @@ const (
 
 // liveRetry is the reconnection delay the streams ask the browser for.
 const liveRetry = 3 * time.Second
+
+// liveMaxAge is how long a stream lives at most (a quarter more at
+// random, so that streams opened together do not end together): the
+// browser then reconnects, and a session ended meanwhile (signed out
+// everywhere, suspended) gets nothing more.
+const liveMaxAge = 5 * time.Minute
 
 // liveBacklog is how many updates a stream may have waiting to be
 // written; one that falls further behind is closed, and the browser
@@ -369,6 +376,8 @@ func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 
 	beat := time.NewTicker(h.heartbeat)
 	defer beat.Stop()
+	age := time.NewTimer(liveMaxAge + rand.N(liveMaxAge/4))
+	defer age.Stop()
 	ctx := c.Request().Context()
 	for {
 		select {
@@ -381,6 +390,8 @@ func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 				return nil
 			}
 		case <-s.kicked:
+			return nil
+		case <-age.C:
 			return nil
 		case <-h.done:
 			return nil

@@ -10,10 +10,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -494,6 +496,11 @@ func TestLiveThousandPages(t *testing.T) {
 		}()
 	}
 	var lat []time.Duration
+	var ru0 syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru0); err != nil {
+		t.Fatal(err)
+	}
+	wall := time.Now()
 	for m := 1; m <= moves; m++ {
 		playFirstLegal(t, s, id)
 		got := 0
@@ -514,6 +521,13 @@ func TestLiveThousandPages(t *testing.T) {
 			}
 		}
 	}
+	var ru1 syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru1); err != nil {
+		t.Fatal(err)
+	}
+	cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) / moves
+	t.Logf("processor time per move, server and test readers together: %v (%v of wall time per move; the machine's load average: %s)",
+		cpu.Round(100*time.Microsecond), (time.Since(wall) / moves).Round(100*time.Microsecond), loadAverage())
 	slices.Sort(lat)
 	p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
 	t.Logf("%d moves × %d pages: commit to delivery p50 %v, p99 %v, max %v (target: p99 ≤ 50ms)", moves, pages,
@@ -559,4 +573,14 @@ func TestLiveTournamentPage(t *testing.T) {
 	if d.Find("#crosstable tbody a").Length() == 0 {
 		t.Fatal("the started tournament's update has no game links")
 	}
+}
+
+// loadAverage is the machine's load average over the last minute ("?"
+// where unknown).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(string(b))[0]
 }
