@@ -128,6 +128,7 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	}
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
 	a.live = newLiveHub(cfg, cfg.Logger)
+	a.metrics.liveStreams(a.live.open)
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

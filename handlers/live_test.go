@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"runtime"
@@ -317,6 +318,11 @@ func TestLiveLimits(t *testing.T) {
 	spectator := s.newClient(t)
 	if st := openStream(t, spectator, path, ""); st.Status != http.StatusTooManyRequests {
 		t.Fatalf("a fourth stream on a server allowing three: %d, want 429", st.Status)
+	}
+	rec := httptest.NewRecorder()
+	s.App.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if !strings.Contains(rec.Body.String(), "\ntrench_live_streams 3\n") {
+		t.Error("/metrics does not count the three open streams (trench_live_streams)")
 	}
 	a1.body.Close()
 	deadline := time.Now().Add(5 * time.Second)
