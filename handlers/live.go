@@ -120,6 +120,7 @@ type liveHub struct {
 
 	mu     sync.Mutex
 	topics map[liveTopic]map[*liveSub]struct{}
+	gens   map[liveTopic]uint64 // dashboards and tournaments: changes pushed so far
 	total  int
 	per    map[string]int
 	closed bool
@@ -133,7 +134,7 @@ type liveHub struct {
 
 func newLiveHub(cfg Config, log *slog.Logger) *liveHub {
 	h := &liveHub{log: log, max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
-		topics: map[liveTopic]map[*liveSub]struct{}{}, per: map[string]int{}, done: make(chan struct{}),
+		topics: map[liveTopic]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, per: map[string]int{}, done: make(chan struct{}),
 		pending: map[liveTopic]struct{}{}, wake: make(chan struct{}, 1)}
 	if h.max <= 0 {
 		h.max = DefaultLiveMax
@@ -208,11 +209,16 @@ func (h *liveHub) subscribers(t liveTopic) []*liveSub {
 // After a commit (all true), a game's change goes to its players'
 // dashboards too.
 func (h *liveHub) dispatch(ctx context.Context, t liveTopic, subs []*liveSub, all bool) {
-	h.mu.Lock()
-	idle := len(h.topics) == 0
-	h.mu.Unlock()
-	if idle || h.render == nil {
+	if h.render == nil {
 		return
+	}
+	if all && t.kind != liveGame {
+		// Counted before the streams are listed: a page made before this
+		// change whose stream is not listed yet sees the count moved when
+		// it connects.
+		h.mu.Lock()
+		h.gens[t]++
+		h.mu.Unlock()
 	}
 	if subs == nil {
 		subs = h.subscribers(t)
@@ -283,6 +289,25 @@ func (h *liveHub) leave(s *liveSub) {
 	if h.per[s.who]--; h.per[s.who] <= 0 {
 		delete(h.per, s.who)
 	}
+}
+
+// gen is how many changes of a dashboard's or a tournament's topic t
+// have been pushed: a page carries it from when it was made (?g=), and
+// its stream is sent the page at once when it has moved.
+func (h *liveHub) gen(t liveTopic) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gens[t]
+}
+
+// stale reports whether a page of t made at generation ?g= (or
+// reconnecting: Last-Event-ID) must be sent the current state.
+func (h *liveHub) stale(c echo.Context, t liveTopic) bool {
+	if c.Request().Header.Get("Last-Event-ID") != "" {
+		return true
+	}
+	g, err := strconv.ParseUint(c.QueryParam("g"), 10, 64)
+	return err != nil || g != h.gen(t)
 }
 
 // open returns the number of open streams.
@@ -420,15 +445,16 @@ func (h *liveHub) gameEvents(c echo.Context) error {
 }
 
 // dashboardEvents is GET /events: the stream of the viewer's dashboard.
-// A reconnection (Last-Event-ID) is sent the dashboard at once.
+// A dashboard older than the last change (?g=, see gen) or reconnecting
+// is sent the dashboard at once.
 func (h *liveHub) dashboardEvents(c echo.Context) error {
-	s := &liveSub{topic: liveTopic{liveUser, currentViewer(c).ID}, catchUp: c.Request().Header.Get("Last-Event-ID") != ""}
-	return h.stream(c, s)
+	t := liveTopic{liveUser, currentViewer(c).ID}
+	return h.stream(c, &liveSub{topic: t, catchUp: h.stale(c, t)})
 }
 
 // tournamentEvents is GET /tournaments/:id/events: the stream of a
-// tournament page. A reconnection (Last-Event-ID) is sent the page at
-// once.
+// tournament page. A page older than the last change (?g=, see gen) or
+// reconnecting is sent the page at once.
 func (h *liveHub) tournamentEvents(c echo.Context) error {
 	id, err := paramID(c)
 	if err != nil {
@@ -437,8 +463,8 @@ func (h *liveHub) tournamentEvents(c echo.Context) error {
 	if _, err := h.render.db.Tournament(c.Request().Context(), id); err != nil {
 		return err
 	}
-	s := &liveSub{topic: liveTopic{liveTournament, id}, catchUp: c.Request().Header.Get("Last-Event-ID") != ""}
-	return h.stream(c, s)
+	t := liveTopic{liveTournament, id}
+	return h.stream(c, &liveSub{topic: t, catchUp: h.stale(c, t)})
 }
 
 // liveRenderer renders the pushed updates with the pages' own handlers,

@@ -199,11 +199,12 @@ func TestLiveMoveReachesOpenPages(t *testing.T) {
 	spectator.Get(page)
 	sGame := openStream(t, spectator, liveURL(t, spectator.Last), "")
 	a.Get("/")
-	if u := liveURL(t, a.Last); u != "/events" {
+	if u := liveURL(t, a.Last); !strings.HasPrefix(u, "/events?g=") {
 		t.Fatalf("the dashboard's stream is %q", u)
 	}
-	aDash := openStream(t, a, "/events", "")
-	bDash := openStream(t, b, "/events", "")
+	aDash := openStream(t, a, liveURL(t, a.Last), "")
+	b.Get("/")
+	bDash := openStream(t, b, liveURL(t, b.Last), "")
 	// Nothing changed since the pages were made: nothing is sent, but
 	// the heartbeat is.
 	bGame.none(300 * time.Millisecond)
@@ -291,6 +292,13 @@ func TestLiveCatchUp(t *testing.T) {
 	}
 	again := openStream(t, b, u, fmt.Sprintf("%d.active.-1~%s", g.Ply, sv))
 	again.none(300 * time.Millisecond)
+	// A dashboard made before a change of its player's games.
+	b.Get("/")
+	du := liveURL(t, b.Last)
+	playFirstLegal(t, s, id)
+	if d := openStream(t, b, du, "").next("update", 5*time.Second).doc(t); d.Find("#dashboard-body").Length() != 1 {
+		t.Fatal("the dashboard's catch-up has no dashboard")
+	}
 	// An unknown game is a 404, not a stream.
 	if st := openStream(t, b, "/games/99999/events", ""); st.Status != http.StatusNotFound {
 		t.Fatalf("stream of no game: %d", st.Status)

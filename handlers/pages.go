@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -15,8 +16,9 @@ import (
 // pageHandler serves the start page (the dashboard when signed in) and
 // the rules pages.
 type pageHandler struct {
-	db  *db.DB
-	now func() time.Time
+	db   *db.DB
+	now  func() time.Time
+	live *liveHub // for the dashboard's event stream
 }
 
 // gameSummaries are the one-line descriptions of the games on the start
@@ -40,7 +42,7 @@ func (h *pageHandler) home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d.LiveURL = "/events"
+	d.LiveURL = fmt.Sprintf("/events?g=%d", h.live.gen(liveTopic{liveUser, v.ID}))
 	return render(c, http.StatusOK, views.DashboardView(d), nil)
 }
 

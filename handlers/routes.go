@@ -27,7 +27,7 @@ func (a *App) routes(e *echo.Echo) {
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
 	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
-	pages := &pageHandler{db: a.db, now: a.cfg.Now}
+	pages := &pageHandler{db: a.db, now: a.cfg.Now, live: a.live}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rateBots: a.cfg.RateBotGames}
 	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions, computers: a.computers, wake: a.computer.Wake}
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
@@ -112,7 +112,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
 	site.GET("/leaderboard/:game", competition.leaderboard)
 	site.GET("/players", competition.directory)
-	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, live: a.live}
 	site.GET("/tournaments", tournaments.list)
 	site.GET("/tournaments/new", tournaments.form, requireUser)
 	site.POST("/tournaments", tournaments.create, requireUser)

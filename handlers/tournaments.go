@@ -21,6 +21,7 @@ type tournamentHandler struct {
 	db   *db.DB
 	now  func() time.Time
 	seed func() int64
+	live *liveHub // for the page's event stream
 }
 
 var formatTitles = map[string]string{
@@ -164,7 +165,7 @@ func (h *tournamentHandler) show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p.LiveURL = fmt.Sprintf("/tournaments/%d/events", id)
+	p.LiveURL = fmt.Sprintf("/tournaments/%d/events?g=%d", id, h.live.gen(liveTopic{liveTournament, id}))
 	return render(c, http.StatusOK, views.TournamentView(p), nil)
 }
 
