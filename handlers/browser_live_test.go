@@ -38,6 +38,7 @@ func routeRequests(t *testing.T, s *server, route string) int {
 // event stream; the opponent's move appears on it without a reload and
 // without a single polling request while the stream is open. With
 // JavaScript off nothing changes: the page shows the move once reloaded.
+// The dashboard is updated in place the same way.
 func TestBrowserLiveUpdates(t *testing.T) {
 	needChromium(t)
 	for _, js := range []bool{true, false} {
@@ -87,6 +88,20 @@ func TestBrowserLiveUpdates(t *testing.T) {
 			}
 			if !b.eval(`document.documentElement.classList.contains('live')`) {
 				t.Fatal("the stream closed")
+			}
+
+			// The dashboard too: bob's move turns carol's row into one
+			// waiting for her, in place.
+			b.open("/")
+			b.waitUntil(10*time.Second, "the dashboard's event stream opens", `document.documentElement.classList.contains('live')`)
+			b.do("mark the page", chromedp.Evaluate[chromedp.Void](`window.samePage = "yes"`))
+			playFirstLegal(t, s, id) // carol's move, made elsewhere
+			b.waitUntil(5*time.Second, "the dashboard shows bob to move", `document.querySelectorAll('tr.your-turn').length === 0`)
+			clickMove(t, bob, id, func(int) int { return 0 })
+			b.waitUntil(5*time.Second, "the dashboard shows carol's turn without a reload",
+				`document.querySelectorAll('tr.your-turn').length === 1 && document.querySelector('#turn-badge').textContent.trim() === "1"`)
+			if !b.eval(`window.samePage === "yes"`) {
+				t.Fatal("the dashboard's live update reloaded the whole page")
 			}
 		})
 	}
