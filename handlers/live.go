@@ -121,6 +121,7 @@ type liveHub struct {
 	mu     sync.Mutex
 	topics map[liveTopic]map[*liveSub]struct{}
 	gens   map[liveTopic]uint64 // dashboards and tournaments: changes pushed so far
+	seqs   map[int64]uint64     // games: commits so far, counted as they commit
 	total  int
 	per    map[string]int
 	closed bool
@@ -134,7 +135,7 @@ type liveHub struct {
 
 func newLiveHub(cfg Config, log *slog.Logger) *liveHub {
 	h := &liveHub{log: log, max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
-		topics: map[liveTopic]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, per: map[string]int{}, done: make(chan struct{}),
+		topics: map[liveTopic]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, seqs: map[int64]uint64{}, per: map[string]int{}, done: make(chan struct{}),
 		pending: map[liveTopic]struct{}{}, wake: make(chan struct{}, 1)}
 	if h.max <= 0 {
 		h.max = DefaultLiveMax
@@ -150,7 +151,24 @@ func newLiveHub(cfg Config, log *slog.Logger) *liveHub {
 
 // gamesCommitted is the db.OnGameCommit observer: it notes the games for
 // the dispatcher and returns at once.
-func (h *liveHub) gamesCommitted(ids ...int64) { h.changed(liveGame, ids) }
+func (h *liveHub) gamesCommitted(ids ...int64) {
+	h.mu.Lock()
+	for _, id := range ids {
+		h.seqs[id]++
+	}
+	h.mu.Unlock()
+	h.changed(liveGame, ids)
+}
+
+// seq is how many commits have changed game id since the server started:
+// a rendering of the game read after it is at least that new. Pages
+// carry it (data-seq) so that an answer and an update that cross are
+// told apart even when a takeback lowers the ply (see static/live.js).
+func (h *liveHub) seq(id int64) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seqs[id]
+}
 
 // tournamentsCommitted is the db.OnTournamentCommit observer.
 func (h *liveHub) tournamentsCommitted(ids ...int64) { h.changed(liveTournament, ids) }

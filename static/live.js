@@ -6,7 +6,9 @@
 // - the page's requests say so (X-Trench-Live), and their answers carry
 //   the whole move list;
 // - an answer or an update older than the game the page shows (they may
-//   cross) is not swapped in.
+//   cross) is not swapped in: the pieces of a game page (#game, #side,
+//   #moves) carry the game and its change count (data-seq, which grows
+//   with every change, a takeback too).
 (function () {
   var open = false;
   function set(on) {
@@ -27,28 +29,27 @@
       e.detail.headers["X-Trench-Live"] = "1";
     }
   });
-  // older reports whether html holds the game shown at an earlier ply.
+  // older reports whether html holds an older state of the game shown.
   function older(html) {
-    var m = /id="game" data-game="(\d+)" data-ply="(\d+)"/.exec(html || "");
+    var m = /id="game" data-game="(\d+)" data-ply="\d+" data-seq="(\d+)"/.exec(html || "");
     var g = document.getElementById("game");
-    return !!(m && g && g.dataset.game === m[1] && Number(m[2]) < Number(g.dataset.ply));
+    return !!(m && g && g.dataset.game === m[1] && Number(m[2]) < Number(g.dataset.seq));
   }
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (older(e.detail.serverResponse)) {
       e.detail.shouldSwap = false;
     }
   });
-  // The pieces of a game page (#game, #side, #moves) carry the game and
-  // the ply they show: an out-of-band piece older than the one on the
-  // page is left out (the answer to a request whose element an update
-  // has replaced still swaps its out-of-band pieces).
+  // An out-of-band piece older than the one on the page is left out (the
+  // answer to a request whose element an update has replaced still swaps
+  // its out-of-band pieces).
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var d = e.detail || {};
     var el = d.fragment && d.fragment.firstElementChild;
     var t = d.target;
-    if (el && t && el.id === t.id && el.dataset && t.dataset && el.dataset.ply !== undefined &&
-        t.dataset.ply !== undefined && el.dataset.game === t.dataset.game &&
-        Number(el.dataset.ply) < Number(t.dataset.ply)) {
+    if (el && t && el.id === t.id && el.dataset && t.dataset && el.dataset.seq !== undefined &&
+        t.dataset.seq !== undefined && el.dataset.game === t.dataset.game &&
+        Number(el.dataset.seq) < Number(t.dataset.seq)) {
       d.shouldSwap = false;
     }
   });

@@ -64,6 +64,8 @@ type serveConfig struct {
 	// at once: in all, and of one account (or address, signed out).
 	LiveMax     int
 	LivePerUser int
+	// AdminTournaments lets only administrators create tournaments.
+	AdminTournaments bool
 }
 
 // parseServeFlags reads the flags of serve (with the environment as
@@ -133,6 +135,11 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 		return c, fmt.Errorf("TRENCH_LIVE_PER_USER: %w", err)
 	}
 	fs.IntVar(&c.LivePerUser, "live-per-user", livePerUserDefault, "most pages of one player (or one address, signed out) receiving live updates at once (TRENCH_LIVE_PER_USER)")
+	adminTournamentsDefault, err := strconv.ParseBool(env("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "false"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY: %w", err)
+	}
+	fs.BoolVar(&c.AdminTournaments, "tournaments-by-admins-only", adminTournamentsDefault, "only administrators create tournaments; any signed-in player otherwise (TRENCH_TOURNAMENTS_BY_ADMINS_ONLY)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
 	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
@@ -207,7 +214,8 @@ func serve(ctx context.Context, args []string) error {
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
-		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, LiveMax: c.LiveMax, LivePerUser: c.LivePerUser})
+		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, TournamentsByAdminsOnly: c.AdminTournaments,
+		LiveMax: c.LiveMax, LivePerUser: c.LivePerUser})
 	if err != nil {
 		return err
 	}
