@@ -2,8 +2,9 @@
 # `make test` runs every test. Only Go is needed.
 GO ?= go
 HTMX_VERSION := 2.0.11
+HTMX_SSE_VERSION := 2.2.4
 
-.PHONY: run build test test-short generate check vendor-htmx fuzz clean bench crashtest release release-check
+.PHONY: run build test test-short generate check vendor-htmx vendor-htmx-sse fuzz clean bench crashtest release release-check
 
 run:
 	$(GO) run ./cmd/trench serve
@@ -33,6 +34,11 @@ fuzz:
 # Refresh static/htmx.min.js from the npm package (needs npm).
 vendor-htmx:
 	cd $$(mktemp -d) && npm pack htmx.org@$(HTMX_VERSION) >/dev/null && tar xzf htmx.org-$(HTMX_VERSION).tgz && cp package/dist/htmx.min.js $(CURDIR)/static/htmx.min.js
+
+# Refresh static/htmx-ext-sse.min.js (htmx's Server-Sent Events extension,
+# for the live updates) from the npm package (needs npm).
+vendor-htmx-sse:
+	cd $$(mktemp -d) && npm pack htmx-ext-sse@$(HTMX_SSE_VERSION) >/dev/null && tar xzf htmx-ext-sse-$(HTMX_SSE_VERSION).tgz && cp package/dist/sse.min.js $(CURDIR)/static/htmx-ext-sse.min.js
 
 clean:
 	rm -rf bin dist

@@ -65,6 +65,14 @@ type Config struct {
 	// AccessLog makes the server log one line per request (method, route,
 	// status, duration, user id) at level Info.
 	AccessLog bool
+	// LiveMax is the most event streams (live updates of open pages) open
+	// at once, LivePerUser the most of one account (or, signed out, of
+	// one address); beyond them a page is answered 429 and updates when
+	// reloaded. 0 means DefaultLiveMax and DefaultLivePerUser.
+	LiveMax, LivePerUser int
+	// LiveHeartbeat is how often an idle stream gets a comment line;
+	// 0 means DefaultLiveHeartbeat.
+	LiveHeartbeat time.Duration
 }
 
 // App holds the server's dependencies.
@@ -79,6 +87,7 @@ type App struct {
 	computers map[int64]db.Computer
 	metrics   *metrics
 	routeSet  map[string]struct{} // "METHOD /route/:pattern" of every route
+	live      *liveHub            // the open pages' event streams
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -121,12 +130,19 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 		a.computers[c.ID] = c
 	}
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
+	a.live = newLiveHub(cfg, cfg.Logger)
+	a.metrics.liveStreams(a.live.open)
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.IPExtractor = clientIP(cfg.TrustedProxies)
 	e.HTTPErrorHandler = a.handleError
 	a.routes(e)
+	// Every committed write of a game or a tournament reaches the open
+	// pages that show it.
+	store.OnGameCommit(a.live.gamesCommitted)
+	store.OnTournamentCommit(a.live.tournamentsCommitted)
+	go a.live.run(ctx)
 	a.routeSet = map[string]struct{}{}
 	for _, r := range e.Routes() {
 		a.routeSet[r.Method+" "+r.Path] = struct{}{}

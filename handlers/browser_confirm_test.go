@@ -92,12 +92,21 @@ func TestBrowserConfirmMoves(t *testing.T) {
 			p.afterMove(ply+1, move)
 
 			// A pending move gone stale (the move was sent elsewhere and
-			// the opponent replied) is refused, and the page shows the
-			// opponent's new move.
+			// the opponent replied): with JavaScript the live update
+			// replaces it with the opponent's new move at once; without,
+			// sending it is refused, and the page shows the new move.
 			playRandom(t, s, p.id, 1)
 			p.awaitTurn(ply + 2)
 			toPending()
 			g := playRandom(t, s, p.id, 2)
+			if js {
+				b.waitUntil(10*time.Second, "the live update shows the opponent's new move",
+					fmt.Sprintf(`document.querySelector('#game').dataset.ply === "%d" && document.querySelector('#pending-move') === null`, g.Ply))
+				if now := p.game(); now.Ply != g.Ply {
+					t.Fatalf("the stale move was stored (ply %d, want %d)", now.Ply, g.Ply)
+				}
+				return
+			}
 			p.click("#send-move")
 			if got := b.attr("#game", "data-ply"); got != fmt.Sprint(g.Ply) {
 				t.Fatalf("the refused move's page shows ply %s, want the opponent's new move (ply %d)", got, g.Ply)

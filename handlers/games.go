@@ -29,6 +29,7 @@ type gameHandler struct {
 	// worker that a game changed.
 	computers map[int64]db.Computer
 	wake      func()
+	hub       *liveHub // numbers the game's changes (see liveHub.seq)
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -121,6 +122,7 @@ func pendingSteps(next map[string]views.Step, gameURL string) {
 
 // gameScreen holds what one rendering of a game page needs.
 type gameScreen struct {
+	seq     uint64 // the game's change count when it was read (liveHub.seq)
 	game    db.Game
 	moves   []db.Move
 	match   db.Match
@@ -130,6 +132,8 @@ type gameScreen struct {
 func (h *gameHandler) load(ctx context.Context, id int64) (gameScreen, error) {
 	var s gameScreen
 	var err error
+	// Counted before reading: what is read is at least this new.
+	s.seq = h.hub.seq(id)
 	if s.game, err = h.db.Game(ctx, id); err != nil {
 		return s, err
 	}
@@ -190,10 +194,11 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 
 	// The move list: all of it for a full page or in review mode; for
 	// htmx only the moves after the ply the page shows (appended out of
-	// band). A page past the game's ply shows moves taken back since: it
-	// gets the whole list, replacing its own.
-	from, wholeLog := 0, false
-	if isHTMX(c) && review < 0 {
+	// band). A page past the game's ply shows moves taken back since, and
+	// a page receiving pushed updates may show moves the request did not
+	// know of: they get the whole list, replacing their own.
+	from, wholeLog := 0, c.Request().Header.Get(views.LiveHeader) == "1"
+	if isHTMX(c) && review < 0 && !wholeLog {
 		from = g.Ply
 		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {
 			from = n
@@ -227,6 +232,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		Bottom:   bottom,
 		Finished: g.Finished(),
 		Ply:      g.Ply,
+		Seq:      s.seq,
 		Log:      log,
 		LogWhole: wholeLog,
 		LogHref:  gameURL + "?ply=",
@@ -384,12 +390,18 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if err := h.ratings(c, s, &p); err != nil {
 		return views.GamePage{}, err
 	}
+	if review < 0 {
+		p.LiveURL = gameURL + "/events?v=" + url.QueryEscape(version(g))
+	}
 	// The messages and the rematch offer: on a full page, and with the
 	// answer to a message (alone or with a move); otherwise the panel's
 	// own poll brings what is new.
 	if social, _ := c.Get("social").(bool); social || !isHTMX(c) {
 		if err := h.social(c, s, &p); err != nil {
 			return views.GamePage{}, err
+		}
+		if p.LiveURL != "" && p.Social.Player {
+			p.LiveURL += "&s=" + url.QueryEscape(p.Social.Version)
 		}
 	}
 	return p, nil

@@ -111,6 +111,7 @@ func startServerWith(t *testing.T, path string, clk *clock, configure func(cfg *
 	}
 	s.App = app
 	srv := &http.Server{Handler: e}
+	srv.RegisterOnShutdown(app.EndLiveStreams)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	s.stop = func() {

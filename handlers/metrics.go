@@ -227,3 +227,12 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descReplLag, lag)
 	gauge(descScrapeErr, failed)
 }
+
+// liveStreams adds the gauge of the event streams open (live updates),
+// read from open when scraped.
+func (m *metrics) liveStreams(open func() int) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "trench_live_streams",
+		Help: "Event streams open: pages receiving live updates.",
+	}, func() float64 { return float64(open()) }))
+}

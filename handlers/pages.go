@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -15,8 +16,9 @@ import (
 // pageHandler serves the start page (the dashboard when signed in) and
 // the rules pages.
 type pageHandler struct {
-	db  *db.DB
-	now func() time.Time
+	db   *db.DB
+	now  func() time.Time
+	live *liveHub // for the dashboard's event stream
 }
 
 // gameSummaries are the one-line descriptions of the games on the start
@@ -36,41 +38,53 @@ func (h *pageHandler) home(c echo.Context) error {
 		}
 		return render(c, http.StatusOK, views.HomeView(home), nil)
 	}
+	d, err := h.dashboard(c)
+	if err != nil {
+		return err
+	}
+	d.LiveURL = fmt.Sprintf("/events?g=%d", h.live.gen(liveTopic{liveUser, v.ID}))
+	return render(c, http.StatusOK, views.DashboardView(d), nil)
+}
+
+// dashboard is the signed-in viewer's dashboard: their games, matches and
+// challenges and the unread messages.
+func (h *pageHandler) dashboard(c echo.Context) (views.Dashboard, error) {
+	v := currentViewer(c)
 	ctx := c.Request().Context()
 	now := h.now()
 	d := views.Dashboard{Page: pageOf(c, "Your games"), VacationsOn: h.db.VacationAllowance() > 0}
 	active, err := h.db.ActiveGames(ctx, v.ID)
 	if err != nil {
-		return err
+		return d, err
 	}
 	finished, err := h.db.FinishedGames(ctx, v.ID, 10)
 	if err != nil {
-		return err
+		return d, err
 	}
 	if d.Games, err = gameRows(ctx, h.db, active, v.ID, v.ID, now); err != nil {
-		return err
+		return d, err
 	}
 	if d.Finished, err = gameRows(ctx, h.db, finished, v.ID, v.ID, now); err != nil {
-		return err
+		return d, err
 	}
 	for _, finished := range []bool{false, true} {
 		ms, err := h.db.Matches(ctx, db.MatchFilter{UserID: v.ID, Finished: finished, Multi: multiGameVariants(), Limit: 10})
 		if err != nil {
-			return err
+			return d, err
 		}
 		rows, err := matchRows(ms)
 		if err != nil {
-			return err
+			return d, err
 		}
 		d.Matches = append(d.Matches, rows...)
 	}
 	mine, err := h.db.ChallengesBy(ctx, v.ID)
 	if err != nil {
-		return err
+		return d, err
 	}
 	open, err := h.db.OpenChallenges(ctx, v.ID)
 	if err != nil {
-		return err
+		return d, err
 	}
 	for _, ch := range mine {
 		d.MyChallenges = append(d.MyChallenges, challengeRow(ch, v.ID))
@@ -79,9 +93,9 @@ func (h *pageHandler) home(c echo.Context) error {
 		d.OpenChallenge = append(d.OpenChallenge, challengeRow(ch, v.ID))
 	}
 	if d.Unread, err = unreadRows(ctx, h.db, v.ID); err != nil {
-		return err
+		return d, err
 	}
-	return render(c, http.StatusOK, views.DashboardView(d), nil)
+	return d, nil
 }
 
 func (h *pageHandler) rules(c echo.Context) error {

@@ -27,12 +27,13 @@ func (a *App) routes(e *echo.Echo) {
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
 	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
-	pages := &pageHandler{db: a.db, now: a.cfg.Now}
+	pages := &pageHandler{db: a.db, now: a.cfg.Now, live: a.live}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rateBots: a.cfg.RateBotGames}
-	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions, computers: a.computers, wake: a.computer.Wake}
+	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions, computers: a.computers, wake: a.computer.Wake, hub: a.live}
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
+	site.GET("/events", a.live.dashboardEvents, requireUser)
 	site.GET("/rules", pages.rules)
 	site.GET("/rules/:game", pages.rules)
 
@@ -93,6 +94,7 @@ func (a *App) routes(e *echo.Echo) {
 
 	site.GET("/games/:id", games.show)
 	site.GET("/games/:id/live", games.live)
+	site.GET("/games/:id/events", a.live.gameEvents)
 	site.POST("/games/:id/view", games.setView)
 	site.POST("/games/:id/move", games.move, requireUser)
 	site.POST("/games/:id/resign", games.resign, requireUser)
@@ -114,13 +116,15 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/leaderboard/:game", competition.leaderboard)
 	site.GET("/players", competition.directory)
 	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, adminsOnly: a.cfg.TournamentsByAdminsOnly,
-		rateBots: a.cfg.RateBotGames, wake: a.computer.Wake}
+		rateBots: a.cfg.RateBotGames, wake: a.computer.Wake, live: a.live}
 	site.GET("/tournaments", tournaments.list)
 	site.GET("/tournaments/new", tournaments.form, requireUser)
 	site.POST("/tournaments", tournaments.create, requireUser)
 	site.GET("/tournaments/:id", tournaments.show)
+	site.GET("/tournaments/:id/events", a.live.tournamentEvents)
 	site.POST("/tournaments/:id/:action", tournaments.act, requireUser)
 	site.GET("/players/:name", archive.player)
+	a.live.render = &liveRenderer{e: e, db: a.db, games: games, pages: pages, tournaments: tournaments}
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)
 }

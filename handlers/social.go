@@ -84,7 +84,8 @@ func (h *gameHandler) socialLive(ctx context.Context, s gameScreen, userID int64
 	if err != nil {
 		return err
 	}
-	panel.PollURL = fmt.Sprintf("/games/%d/social?v=%s", g.ID, db.RematchVersion(last, r))
+	panel.Version = db.RematchVersion(last, r)
+	panel.PollURL = fmt.Sprintf("/games/%d/social?v=%s", g.ID, panel.Version)
 	panel.MoveMessageID = fmt.Sprintf("move-message-%d", last)
 	if s.match.Status == "finished" {
 		panel.Rematch, err = rematchState(s, r, userID, rated)

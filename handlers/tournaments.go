@@ -29,6 +29,7 @@ type tournamentHandler struct {
 	rateBots bool
 	// wake tells the computer's worker it may have a move to make.
 	wake func()
+	live *liveHub // for the page's event stream
 }
 
 // mayCreate refuses a viewer who may not create a tournament on this
@@ -193,9 +194,20 @@ func (h *tournamentHandler) show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.db.Tournament(c.Request().Context(), id)
+	p, err := h.page(c, id)
 	if err != nil {
 		return err
+	}
+	p.LiveURL = fmt.Sprintf("/tournaments/%d/events?g=%d", id, h.live.gen(liveTopic{liveTournament, id}))
+	return render(c, http.StatusOK, views.TournamentView(p), nil)
+}
+
+// page is tournament id's page for the request's viewer. Errors:
+// KindNotFound.
+func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage, error) {
+	d, err := h.db.Tournament(c.Request().Context(), id)
+	if err != nil {
+		return views.TournamentPage{}, err
 	}
 	me := currentViewer(c).ID
 	p := views.TournamentPage{Page: pageOf(c, d.Name), ID: d.ID, Name: d.Name, Game: tournamentGame(d.Game, d.Variant),
@@ -269,7 +281,7 @@ func (h *tournamentHandler) show(c echo.Context) error {
 	if d.Status == "running" || d.Status == "finished" {
 		st, err := d.Standings()
 		if err != nil {
-			return err
+			return views.TournamentPage{}, err
 		}
 		names := map[int64]db.Entrant{}
 		for _, e := range d.Entrants {
@@ -286,7 +298,7 @@ func (h *tournamentHandler) show(c echo.Context) error {
 			rounds(&p, d)
 		}
 	}
-	return render(c, http.StatusOK, views.TournamentView(p), nil)
+	return p, nil
 }
 
 func gameHref(p db.TournamentPairing) string {

@@ -1,5 +1,6 @@
-// Package static holds the files the server sends as they are: htmx
-// (vendored from the npm package htmx.org, see VERSIONS), the style sheet
+// Package static holds the files the server sends as they are: htmx and
+// its SSE extension (vendored from the npm packages htmx.org and
+// htmx-ext-sse, see VERSIONS), the style sheet
 // and the icon, embedded in the binary.
 package static
 

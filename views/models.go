@@ -74,6 +74,7 @@ type MatchRow struct {
 // Dashboard is the signed-in home page.
 type Dashboard struct {
 	Page
+	LiveURL       string // the dashboard's event stream
 	Games         []GameRow
 	Finished      []GameRow
 	Matches       []MatchRow // the player's matches: in progress, then recently finished
@@ -174,6 +175,10 @@ func sideClass(s rules.Side) string {
 // PlyHeader is the request header in which every htmx request from a game
 // page names the ply the page shows.
 const PlyHeader = "X-Trench-Ply"
+
+// LiveHeader is the request header ("1") of every htmx request from a page
+// whose event stream is open (see static/live.js).
+const LiveHeader = "X-Trench-Live"
 
 func plyHeader(ply int) string {
 	return `{"` + PlyHeader + `":"` + strconv.Itoa(ply) + `"}`
@@ -281,16 +286,21 @@ type GamePage struct {
 	Log []LogLine
 	// LogWhole: an htmx answer carries the whole move list, replacing the
 	// page's (moves it shows were taken back).
-	LogWhole         bool
-	Match            *MatchPanel
-	NextGameHref     string
-	Message          string // why the last action did nothing (a stale ply, …)
-	ConfirmResign    bool
-	CanResign        bool
-	Armistice        ArmisticeState
-	Takeback         TakebackState
-	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
-	PollURL          string // "" when there is nothing to wait for
+	LogWhole        bool
+	Match           *MatchPanel
+	NextGameHref    string
+	Message         string // why the last action did nothing (a stale ply, …)
+	ConfirmResign   bool
+	CanResign       bool
+	Armistice       ArmisticeState
+	Takeback        TakebackState
+	NextWaitingHref string // another game waiting for the viewer's move, when it is not their turn here
+	PollURL         string // "" when there is nothing to wait for
+	// LiveURL is the page's event stream (pushed updates); "" for none.
+	LiveURL string
+	// Seq numbers the game's changes since the server started (larger is
+	// newer, whatever the ply); the swapped pieces carry it.
+	Seq              uint64
 	BoardToggle      string // where the form choosing the other board view posts to
 	BoardToggleView  string // the other board view: "square" or "diamond"
 	BoardToggleLabel string
@@ -435,6 +445,24 @@ type Review struct {
 	LiveHref   string // back to the game in progress ("" once over)
 	RecordHref string // the game record (text); "" while it would reveal hidden cards
 	ImageHref  string // the position at this ply as an SVG image; "" when none
+}
+
+// liveAttrs are the attributes of the element that holds a page's event
+// stream (htmx's SSE extension; an "end" event closes it): none without
+// url.
+func liveAttrs(url string) templ.Attributes {
+	if url == "" {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"hx-ext": "sse", "sse-connect": url, "sse-close": "end"}
+}
+
+// oobAttrs marks a fragment for htmx to swap out of band.
+func oobAttrs(oob bool) templ.Attributes {
+	if !oob {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"hx-swap-oob": "true"}
 }
 
 // PlayerURL is the address of a player's profile, /players/NAME, with the

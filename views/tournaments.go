@@ -36,6 +36,7 @@ type TournamentForm struct {
 // TournamentPage is /tournaments/{id}.
 type TournamentPage struct {
 	Page
+	LiveURL   string // the page's event stream
 	ID        int64
 	Name      string
 	Game      string

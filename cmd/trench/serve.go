@@ -60,6 +60,10 @@ type serveConfig struct {
 	// makes games against the computer rated.
 	BotWorkers int
 	RateBots   bool
+	// LiveMax and LivePerUser bound the event streams (live updates) open
+	// at once: in all, and of one account (or address, signed out).
+	LiveMax     int
+	LivePerUser int
 	// AdminTournaments lets only administrators create tournaments.
 	AdminTournaments bool
 }
@@ -121,6 +125,16 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	fs.IntVar(&c.BotWorkers, "bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
 	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
 	fs.BoolVar(&c.RateBots, "rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
+	liveMaxDefault, err := strconv.Atoi(env("TRENCH_LIVE_MAX", strconv.Itoa(handlers.DefaultLiveMax)))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_LIVE_MAX: %w", err)
+	}
+	fs.IntVar(&c.LiveMax, "live-max", liveMaxDefault, "most pages receiving live updates at once; beyond it a page updates when reloaded (TRENCH_LIVE_MAX)")
+	livePerUserDefault, err := strconv.Atoi(env("TRENCH_LIVE_PER_USER", strconv.Itoa(handlers.DefaultLivePerUser)))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_LIVE_PER_USER: %w", err)
+	}
+	fs.IntVar(&c.LivePerUser, "live-per-user", livePerUserDefault, "most pages of one player (or one address, signed out) receiving live updates at once (TRENCH_LIVE_PER_USER)")
 	adminTournamentsDefault, err := strconv.ParseBool(env("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "false"))
 	if err != nil {
 		return c, fmt.Errorf("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY: %w", err)
@@ -136,6 +150,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	}
 	if c.BotWorkers < 1 {
 		return c, fmt.Errorf("--bot-workers must be at least 1, not %d", c.BotWorkers)
+	}
+	if c.LiveMax < 1 || c.LivePerUser < 1 {
+		return c, fmt.Errorf("--live-max and --live-per-user must be at least 1, not %d and %d", c.LiveMax, c.LivePerUser)
 	}
 	if len(domains) == 0 && os.Getenv("TRENCH_DOMAIN") != "" {
 		domains = listFlag{os.Getenv("TRENCH_DOMAIN")}
@@ -197,7 +214,8 @@ func serve(ctx context.Context, args []string) error {
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
-		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, TournamentsByAdminsOnly: c.AdminTournaments})
+		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, TournamentsByAdminsOnly: c.AdminTournaments,
+		LiveMax: c.LiveMax, LivePerUser: c.LivePerUser})
 	if err != nil {
 		return err
 	}
@@ -215,6 +233,9 @@ func serve(ctx context.Context, args []string) error {
 	listeners = append(listeners, ln)
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	// The live updates' streams end when the server shuts down (Shutdown
+	// would wait for them until its deadline).
+	srv.RegisterOnShutdown(app.EndLiveStreams)
 	servers = append(servers, srv)
 	scheme := "http"
 	if secure != nil {

@@ -1,0 +1,108 @@
+package handlers_test
+
+import (
+	"bufio"
+	"fmt"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// routeRequests is how many requests the server has answered on route
+// (its pattern), by its metrics.
+func routeRequests(t *testing.T, s *server, route string) int {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	s.App.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	n := 0
+	sc := bufio.NewScanner(rec.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "trench_http_requests_total{") && strings.Contains(line, `route="`+route+`"`) {
+			f := strings.Fields(line)
+			v, err := strconv.ParseFloat(f[len(f)-1], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += int(v)
+		}
+	}
+	return n
+}
+
+// TestBrowserLiveUpdates: with JavaScript on, the game page holds an
+// event stream; the opponent's move appears on it without a reload and
+// without a single polling request while the stream is open. With
+// JavaScript off nothing changes: the page shows the move once reloaded.
+// The dashboard is updated in place the same way.
+func TestBrowserLiveUpdates(t *testing.T) {
+	needChromium(t)
+	for _, js := range []bool{true, false} {
+		t.Run(fmt.Sprintf("js=%v", js), func(t *testing.T) {
+			s := startServer(t, "", nil)
+			b := newTab(t, s, js)
+			bob, id := browserGame(t, s, b)
+			gameURL := fmt.Sprintf("/games/%d", id)
+			if !js {
+				b.do("mark the page", chromedp.Evaluate[chromedp.Void](`1`))
+				playFirstLegal(t, s, id) // carol's move, made elsewhere
+				clickMove(t, bob, id, func(int) int { return 0 })
+				time.Sleep(time.Second)
+				if got := b.attr("#game", "data-ply"); got != "0" {
+					t.Fatalf("without JavaScript the page changed by itself to ply %s", got)
+				}
+				b.open(gameURL)
+				if got := b.attr("#game", "data-ply"); got != "2" || b.text("#status") != "Your move" {
+					t.Fatalf("after a reload: ply %s, status %q", got, b.text("#status"))
+				}
+				return
+			}
+			b.waitUntil(10*time.Second, "the page's event stream opens", `document.documentElement.classList.contains('live')`)
+			b.do("mark the page", chromedp.Evaluate[chromedp.Void](`window.samePage = "yes"`))
+			polls := routeRequests(t, s, "/games/:id/live")
+
+			playFirstLegal(t, s, id) // carol's own move, from elsewhere
+			b.waitUntil(5*time.Second, "carol's move from elsewhere shows", `document.querySelector('#game').dataset.ply === "1"`)
+			clickMove(t, bob, id, func(int) int { return 0 })
+			start := time.Now()
+			b.waitUntil(5*time.Second, "the opponent's move shows without a reload",
+				`document.querySelector('#game').dataset.ply === "2" && document.querySelector('#status').textContent.trim() === "Your move"`)
+			t.Logf("the opponent's move appeared within %s (polled every 100 ms)", time.Since(start).Round(time.Millisecond))
+			if !b.eval(`window.samePage === "yes"`) {
+				t.Fatal("the live update reloaded the whole page")
+			}
+			if n := b.count(`#moves li[data-ply]`); n != 2 {
+				t.Fatalf("the move list shows %d moves, want 2", n)
+			}
+			if b.count(`#board a[data-click]`) == 0 {
+				t.Fatal("after the opponent's move no unit can be selected")
+			}
+			// Longer than the poll's period: no poll while the stream is open.
+			time.Sleep(5 * time.Second)
+			if n := routeRequests(t, s, "/games/:id/live") - polls; n != 0 {
+				t.Fatalf("%d polling requests while the stream was open", n)
+			}
+			if !b.eval(`document.documentElement.classList.contains('live')`) {
+				t.Fatal("the stream closed")
+			}
+
+			// The dashboard too: bob's move turns carol's row into one
+			// waiting for her, in place.
+			b.open("/")
+			b.waitUntil(10*time.Second, "the dashboard's event stream opens", `document.documentElement.classList.contains('live')`)
+			b.do("mark the page", chromedp.Evaluate[chromedp.Void](`window.samePage = "yes"`))
+			playFirstLegal(t, s, id) // carol's move, made elsewhere
+			b.waitUntil(5*time.Second, "the dashboard shows bob to move", `document.querySelectorAll('tr.your-turn').length === 0`)
+			clickMove(t, bob, id, func(int) int { return 0 })
+			b.waitUntil(5*time.Second, "the dashboard shows carol's turn without a reload",
+				`document.querySelectorAll('tr.your-turn').length === 1 && document.querySelector('#turn-badge').textContent.trim() === "1"`)
+			if !b.eval(`window.samePage === "yes"`) {
+				t.Fatal("the dashboard's live update reloaded the whole page")
+			}
+		})
+	}
+}

@@ -1,0 +1,691 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/views"
+)
+
+// Live updates: an open game page, dashboard or tournament page holds one
+// event stream (Server-Sent Events, read by htmx's SSE extension). When a
+// write of a game or a tournament commits (db.OnGameCommit,
+// db.OnTournamentCommit), the hub renders the change through the same
+// views as the page's own requests, for each viewer's own seat (a card
+// hidden from a viewer never reaches their stream), and sends it as one
+// "update" event whose fragments htmx swaps out of band. Without
+// JavaScript nothing of this runs: the page is reloaded by the player.
+
+// The defaults of the live updates' limits.
+const (
+	DefaultLiveMax       = 10000            // open streams in all
+	DefaultLivePerUser   = 16               // open streams of one account (or one address, signed out)
+	DefaultLiveHeartbeat = 25 * time.Second // a comment line on an idle stream, so that proxies keep it
+)
+
+// liveRetry is the reconnection delay the streams ask the browser for.
+const liveRetry = 3 * time.Second
+
+// liveMaxAge is how long a stream lives at most (a quarter more at
+// random, so that streams opened together do not end together): the
+// browser then reconnects, and a session ended meanwhile (signed out
+// everywhere, suspended) gets nothing more.
+const liveMaxAge = 5 * time.Minute
+
+// liveBacklog is how many updates a stream may have waiting to be
+// written; one that falls further behind is closed, and the browser
+// reconnects and catches up.
+const liveBacklog = 8
+
+// csrfMark stands for the CSRF token in a rendering shared by several
+// streams; each stream writes its own token in its place.
+const csrfMark = "LIVEcsrfMARK0d2f7a"
+
+// eventBufs hold an event while a stream writes it, shared by the
+// streams (an idle stream holds none).
+var eventBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// liveKind is what a stream follows.
+type liveKind uint8
+
+const (
+	liveGame       liveKind = iota // a game page
+	liveUser                       // a player's dashboard
+	liveTournament                 // a tournament page
+)
+
+// liveTopic is the thing a stream follows: a game, a player (their
+// dashboard) or a tournament.
+type liveTopic struct {
+	kind liveKind
+	id   int64
+}
+
+// liveEvent is one event ready to write: its text split where the
+// stream's CSRF token goes.
+type liveEvent struct {
+	parts [][]byte
+}
+
+// liveSub is one open stream.
+type liveSub struct {
+	topic  liveTopic
+	viewer viewer
+	csrf   string
+	who    string // the key its per-user limit counts it under
+	out    chan liveEvent
+	kicked chan struct{} // closed when it fell behind
+	once   sync.Once
+	// What a game page shows (version and SocialVersion), and for any
+	// page whether it must be sent the current state at once (a
+	// reconnection); changed by the hub's dispatcher only once the stream
+	// is registered.
+	gameV, socialV string
+	catchUp        bool
+	ended          bool // the game is over and the page was told
+}
+
+func (s *liveSub) kick() { s.once.Do(func() { close(s.kicked) }) }
+
+// send queues ev, or closes a stream that fell behind.
+func (s *liveSub) send(ev liveEvent) {
+	select {
+	case s.out <- ev:
+	default:
+		s.kick()
+	}
+}
+
+// liveHub keeps the open streams by topic and pushes each committed
+// change to them.
+type liveHub struct {
+	log       *slog.Logger
+	max       int
+	perUser   int
+	heartbeat time.Duration
+	render    *liveRenderer // set once the routes are made
+
+	mu     sync.Mutex
+	topics map[liveTopic]map[*liveSub]struct{}
+	gens   map[liveTopic]uint64 // dashboards and tournaments: changes pushed so far
+	seqs   map[int64]uint64     // games: commits so far, counted as they commit
+	total  int
+	per    map[string]int
+	closed bool
+	done   chan struct{} // closed by close: every stream ends
+
+	pendMu  sync.Mutex
+	pending map[liveTopic]struct{} // changed since the dispatcher last looked
+	joined  []*liveSub             // new streams to catch up
+	wake    chan struct{}
+}
+
+func newLiveHub(cfg Config, log *slog.Logger) *liveHub {
+	h := &liveHub{log: log, max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
+		topics: map[liveTopic]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, seqs: map[int64]uint64{}, per: map[string]int{}, done: make(chan struct{}),
+		pending: map[liveTopic]struct{}{}, wake: make(chan struct{}, 1)}
+	if h.max <= 0 {
+		h.max = DefaultLiveMax
+	}
+	if h.perUser <= 0 {
+		h.perUser = DefaultLivePerUser
+	}
+	if h.heartbeat <= 0 {
+		h.heartbeat = DefaultLiveHeartbeat
+	}
+	return h
+}
+
+// gamesCommitted is the db.OnGameCommit observer: it notes the games for
+// the dispatcher and returns at once.
+func (h *liveHub) gamesCommitted(ids ...int64) {
+	h.mu.Lock()
+	for _, id := range ids {
+		h.seqs[id]++
+	}
+	h.mu.Unlock()
+	h.changed(liveGame, ids)
+}
+
+// seq is how many commits have changed game id since the server started:
+// a rendering of the game read after it is at least that new. Pages
+// carry it (data-seq) so that an answer and an update that cross are
+// told apart even when a takeback lowers the ply (see static/live.js).
+func (h *liveHub) seq(id int64) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seqs[id]
+}
+
+// tournamentsCommitted is the db.OnTournamentCommit observer.
+func (h *liveHub) tournamentsCommitted(ids ...int64) { h.changed(liveTournament, ids) }
+
+func (h *liveHub) changed(kind liveKind, ids []int64) {
+	h.pendMu.Lock()
+	for _, id := range ids {
+		h.pending[liveTopic{kind, id}] = struct{}{}
+	}
+	h.pendMu.Unlock()
+	h.signal()
+}
+
+func (h *liveHub) signal() {
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run dispatches the changes until ctx is done or the hub is closed.
+func (h *liveHub) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-h.done:
+			return
+		case <-h.wake:
+		}
+		h.pendMu.Lock()
+		topics, joined := h.pending, h.joined
+		h.pending, h.joined = map[liveTopic]struct{}{}, nil
+		h.pendMu.Unlock()
+		for t := range topics {
+			h.dispatch(ctx, t, nil, true)
+		}
+		for _, s := range joined {
+			h.dispatch(ctx, s.topic, []*liveSub{s}, false)
+		}
+	}
+}
+
+// subscribers returns the open streams of t.
+func (h *liveHub) subscribers(t liveTopic) []*liveSub {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	subs := make([]*liveSub, 0, len(h.topics[t]))
+	for s := range h.topics[t] {
+		subs = append(subs, s)
+	}
+	return subs
+}
+
+// dispatch brings the streams subs (nil: all of t's) up to date with t.
+// After a commit (all true), a game's change goes to its players'
+// dashboards too.
+func (h *liveHub) dispatch(ctx context.Context, t liveTopic, subs []*liveSub, all bool) {
+	if h.render == nil {
+		return
+	}
+	if all && t.kind != liveGame {
+		// Counted before the streams are listed: a page made before this
+		// change whose stream is not listed yet sees the count moved when
+		// it connects.
+		h.mu.Lock()
+		h.gens[t]++
+		h.mu.Unlock()
+	}
+	if subs == nil {
+		subs = h.subscribers(t)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var err error
+	switch t.kind {
+	case liveGame:
+		var players [2]int64
+		players, err = h.render.game(ctx, t.id, subs)
+		if all {
+			for _, p := range players {
+				if p != 0 {
+					h.dispatch(ctx, liveTopic{liveUser, p}, nil, true)
+				}
+			}
+		}
+	case liveUser:
+		err = h.render.dashboard(ctx, t.id, subs, all)
+	case liveTournament:
+		err = h.render.tournament(ctx, t.id, subs, all)
+	}
+	if err != nil && ctx.Err() == nil && db.KindOf(err) != db.KindNotFound {
+		h.log.Error("live update", "kind", t.kind, "id", t.id, "err", err)
+	}
+}
+
+// errLiveClosed refuses a stream once the server is shutting down.
+var errLiveClosed = db.Errorf(db.KindTooMany, "The server is restarting: reload the page in a moment.")
+
+// join registers a stream, within the limits. Errors: KindTooMany.
+func (h *liveHub) join(s *liveSub) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.closed:
+		return errLiveClosed
+	case h.total >= h.max:
+		return db.Errorf(db.KindTooMany, "Too many pages are following games live on this server right now; this page shows the changes when it is reloaded.")
+	case h.per[s.who] >= h.perUser:
+		return db.Errorf(db.KindTooMany, "You have %d pages following games live already; this one shows the changes when it is reloaded.", h.perUser)
+	}
+	h.total++
+	h.per[s.who]++
+	m := h.topics[s.topic]
+	if m == nil {
+		m = map[*liveSub]struct{}{}
+		h.topics[s.topic] = m
+	}
+	m[s] = struct{}{}
+	return nil
+}
+
+// leave unregisters a stream.
+func (h *liveHub) leave(s *liveSub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := h.topics[s.topic]
+	if _, ok := m[s]; !ok {
+		return
+	}
+	delete(m, s)
+	if len(m) == 0 {
+		delete(h.topics, s.topic)
+	}
+	h.total--
+	if h.per[s.who]--; h.per[s.who] <= 0 {
+		delete(h.per, s.who)
+	}
+}
+
+// gen is how many changes of a dashboard's or a tournament's topic t
+// have been pushed: a page carries it from when it was made (?g=), and
+// its stream is sent the page at once when it has moved.
+func (h *liveHub) gen(t liveTopic) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gens[t]
+}
+
+// stale reports whether a page of t made at generation ?g= (or
+// reconnecting: Last-Event-ID) must be sent the current state.
+func (h *liveHub) stale(c echo.Context, t liveTopic) bool {
+	if c.Request().Header.Get("Last-Event-ID") != "" {
+		return true
+	}
+	g, err := strconv.ParseUint(c.QueryParam("g"), 10, 64)
+	return err != nil || g != h.gen(t)
+}
+
+// open returns the number of open streams.
+func (h *liveHub) open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.total
+}
+
+// close ends every stream and refuses new ones.
+func (h *liveHub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		close(h.done)
+	}
+}
+
+// EndLiveStreams ends every open event stream (live updates) and refuses
+// new ones; the browsers reconnect to the next server. Call it when the
+// server shuts down (http.Server.RegisterOnShutdown): Shutdown waits for
+// open requests, and a stream never ends by itself.
+func (a *App) EndLiveStreams() { a.live.close() }
+
+// LiveStreams returns the number of event streams open now.
+func (a *App) LiveStreams() int { return a.live.open() }
+
+// stream serves one event stream of topic t: registered within the
+// limits (429 beyond them), then the updates, a heartbeat comment every
+// so often, until the browser leaves, falls behind or the server shuts
+// down.
+func (h *liveHub) stream(c echo.Context, s *liveSub) error {
+	v := currentViewer(c)
+	s.viewer = v
+	s.csrf, _ = c.Get("csrf").(string)
+	s.out = make(chan liveEvent, liveBacklog)
+	s.kicked = make(chan struct{})
+	if v.ID != 0 {
+		s.who = "u" + strconv.FormatInt(v.ID, 10)
+	} else {
+		s.who = "a" + c.RealIP()
+	}
+	if err := h.join(s); err != nil {
+		return err
+	}
+	defer h.leave(s)
+
+	w := c.Response()
+	rc := http.NewResponseController(w)
+	// The server's read and write timeouts are for ordinary requests: a
+	// stream stays open, each write with a deadline of its own.
+	if err := rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Accel-Buffering", "no") // nginx: do not hold the events back
+	w.WriteHeader(http.StatusOK)
+	write := func(parts ...[]byte) error {
+		if err := rc.SetWriteDeadline(time.Now().Add(15 * time.Second)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		// One write of the whole event (with this stream's token): one
+		// chunk, the fewest system calls.
+		buf := eventBufs.Get().(*[]byte)
+		b := (*buf)[:0]
+		for i, p := range parts {
+			if i > 0 {
+				b = append(b, s.csrf...)
+			}
+			b = append(b, p...)
+		}
+		_, err := w.Write(b)
+		*buf = b
+		eventBufs.Put(buf)
+		if err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	if err := write([]byte("retry: " + strconv.Itoa(int(liveRetry/time.Millisecond)) + "\n: open\n\n")); err != nil {
+		return nil // the browser left
+	}
+	// Catch the page up with what changed since it was made.
+	h.pendMu.Lock()
+	h.joined = append(h.joined, s)
+	h.pendMu.Unlock()
+	h.signal()
+
+	beat := time.NewTicker(h.heartbeat)
+	defer beat.Stop()
+	age := time.NewTimer(liveMaxAge + rand.N(liveMaxAge/4))
+	defer age.Stop()
+	ctx := c.Request().Context()
+	for {
+		select {
+		case ev := <-s.out:
+			if err := write(ev.parts...); err != nil {
+				return nil
+			}
+		case <-beat.C:
+			if err := write([]byte(": ping\n\n")); err != nil {
+				return nil
+			}
+		case <-s.kicked:
+			return nil
+		case <-age.C:
+			return nil
+		case <-h.done:
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// gameEvents is GET /games/:id/events: the stream of a game page. ?v= and
+// ?s= (or, on a reconnection, the Last-Event-ID) say what the page shows;
+// anything newer is sent at once.
+func (h *liveHub) gameEvents(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	if _, err := h.render.db.Game(c.Request().Context(), id); err != nil {
+		return err
+	}
+	s := &liveSub{topic: liveTopic{liveGame, id}, gameV: c.QueryParam("v"), socialV: c.QueryParam("s")}
+	if last := c.Request().Header.Get("Last-Event-ID"); last != "" {
+		s.gameV, s.socialV, _ = strings.Cut(last, "~")
+	}
+	return h.stream(c, s)
+}
+
+// dashboardEvents is GET /events: the stream of the viewer's dashboard.
+// A dashboard older than the last change (?g=, see gen) or reconnecting
+// is sent the dashboard at once.
+func (h *liveHub) dashboardEvents(c echo.Context) error {
+	t := liveTopic{liveUser, currentViewer(c).ID}
+	return h.stream(c, &liveSub{topic: t, catchUp: h.stale(c, t)})
+}
+
+// tournamentEvents is GET /tournaments/:id/events: the stream of a
+// tournament page. A page older than the last change (?g=, see gen) or
+// reconnecting is sent the page at once.
+func (h *liveHub) tournamentEvents(c echo.Context) error {
+	id, err := paramID(c)
+	if err != nil {
+		return err
+	}
+	if _, err := h.render.db.Tournament(c.Request().Context(), id); err != nil {
+		return err
+	}
+	t := liveTopic{liveTournament, id}
+	return h.stream(c, &liveSub{topic: t, catchUp: h.stale(c, t)})
+}
+
+// liveRenderer renders the pushed updates with the pages' own handlers,
+// in a request of its own for each viewer (as an htmx request of theirs
+// would be rendered).
+type liveRenderer struct {
+	e           *echo.Echo
+	db          *db.DB
+	games       *gameHandler
+	pages       *pageHandler
+	tournaments *tournamentHandler
+}
+
+// context is a request of viewer v for path, as htmx would send it from
+// a page showing ply 0 (so that the move list comes whole), with csrfMark
+// for the CSRF token.
+func (r *liveRenderer) context(ctx context.Context, path string, id int64, v viewer) echo.Context {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set(views.PlyHeader, "0")
+	c := r.e.NewContext(req, discard{header: http.Header{}})
+	if v.ID != 0 {
+		uid := v.ID
+		v.turns = sync.OnceValues(func() (int, error) { return r.db.TurnCount(ctx, uid) })
+	}
+	c.Set("viewer", v)
+	c.Set("csrf", csrfMark)
+	c.Set("badge", true)
+	c.Set("social", true)
+	c.SetParamNames("id")
+	c.SetParamValues(strconv.FormatInt(id, 10))
+	return c
+}
+
+// viewerKey groups the streams that see a page alike: same account,
+// same board view, same confirm-moves choice (the CSRF token aside).
+func viewerKey(v viewer) string {
+	return fmt.Sprintf("%d/%s/%t", v.ID, v.BoardView, v.ConfirmMoves)
+}
+
+// event renders comp as an "update" event (id id, "" for none).
+func event(ctx context.Context, id string, comp templ.Component) (liveEvent, error) {
+	var html bytes.Buffer
+	if err := comp.Render(ctx, &html); err != nil {
+		return liveEvent{}, err
+	}
+	var b bytes.Buffer
+	if id != "" {
+		b.WriteString("id: " + id + "\n")
+	}
+	b.WriteString("event: update\n")
+	for _, line := range bytes.Split(html.Bytes(), []byte("\n")) {
+		b.WriteString("data: ")
+		b.Write(bytes.TrimSuffix(line, []byte("\r")))
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	return liveEvent{parts: bytes.Split(b.Bytes(), []byte(csrfMark))}, nil
+}
+
+// endEvent tells a game page that the game is over: it closes its
+// stream (sse-close) and goes back to polling for the rematch offer.
+var endEvent = liveEvent{parts: [][]byte{[]byte("event: end\ndata: over\n\n")}}
+
+// game brings the streams of game id up to date: each one whose page
+// shows an older version of the game gets the game's update, one whose
+// player has not seen the last message gets the messages. It returns the
+// game's players.
+func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]int64, error) {
+	s, err := r.games.load(ctx, id)
+	if err != nil {
+		return [2]int64{}, err
+	}
+	g := s.game
+	players := [2]int64{g.Side[0].ID, g.Side[1].ID}
+	if len(subs) == 0 {
+		return players, nil
+	}
+	gv := version(g)
+	sv, err := r.db.SocialVersion(ctx, g.ID, g.MatchID)
+	if err != nil {
+		return players, err
+	}
+	type group struct {
+		page         *views.GamePage
+		full, social *liveEvent
+	}
+	groups := map[string]*group{}
+	for _, sub := range subs {
+		player := g.SideOf(sub.viewer.ID).Valid()
+		newGame := sub.gameV != gv
+		newSocial := player && sub.socialV != sv
+		if !newGame && !newSocial {
+			if g.Finished() && !sub.ended {
+				sub.ended = true
+				sub.send(endEvent)
+			}
+			continue
+		}
+		key := viewerKey(sub.viewer)
+		gr := groups[key]
+		if gr == nil {
+			gr = &group{}
+			groups[key] = gr
+		}
+		if gr.page == nil {
+			c := r.context(ctx, fmt.Sprintf("/games/%d", id), id, sub.viewer)
+			p, err := r.games.page(c, s, "")
+			if err != nil {
+				return players, err
+			}
+			gr.page = &p
+		}
+		id := gv + "~" + sv
+		var ev liveEvent
+		if newGame {
+			if gr.full == nil {
+				e, err := event(ctx, id, views.GamePush(*gr.page))
+				if err != nil {
+					return players, err
+				}
+				gr.full = &e
+			}
+			ev = *gr.full
+		} else {
+			if gr.social == nil {
+				if gr.page.Social == nil {
+					continue
+				}
+				e, err := event(ctx, id, views.SocialPush(*gr.page.Social))
+				if err != nil {
+					return players, err
+				}
+				gr.social = &e
+			}
+			ev = *gr.social
+		}
+		sub.gameV, sub.socialV = gv, sv
+		sub.send(ev)
+		if g.Finished() && !sub.ended {
+			sub.ended = true
+			sub.send(endEvent)
+		}
+	}
+	return players, nil
+}
+
+// dashboard sends player uid's dashboard to subs: after a commit (all),
+// or to a reconnecting stream.
+func (r *liveRenderer) dashboard(ctx context.Context, uid int64, subs []*liveSub, all bool) error {
+	var ev *liveEvent
+	for _, sub := range subs {
+		if !all && !sub.catchUp {
+			continue
+		}
+		sub.catchUp = false
+		if ev == nil {
+			c := r.context(ctx, "/", uid, sub.viewer)
+			d, err := r.pages.dashboard(c)
+			if err != nil {
+				return err
+			}
+			e, err := event(ctx, "d", views.DashboardPush(d))
+			if err != nil {
+				return err
+			}
+			ev = &e
+		}
+		sub.send(*ev)
+	}
+	return nil
+}
+
+// tournament sends tournament id's page to subs (each viewer sees their
+// own buttons): after a commit (all), or to a reconnecting stream.
+func (r *liveRenderer) tournament(ctx context.Context, id int64, subs []*liveSub, all bool) error {
+	evs := map[int64]liveEvent{}
+	for _, sub := range subs {
+		if !all && !sub.catchUp {
+			continue
+		}
+		sub.catchUp = false
+		ev, ok := evs[sub.viewer.ID]
+		if !ok {
+			c := r.context(ctx, fmt.Sprintf("/tournaments/%d", id), id, sub.viewer)
+			p, err := r.tournaments.page(c, id)
+			if err != nil {
+				return err
+			}
+			if ev, err = event(ctx, "t", views.TournamentPush(p)); err != nil {
+				return err
+			}
+			evs[sub.viewer.ID] = ev
+		}
+		sub.send(ev)
+	}
+	return nil
+}
+
+// discard is the response of a rendering for a stream: nothing is
+// written to it (the handlers used return view models).
+type discard struct{ header http.Header }
+
+func (d discard) Header() http.Header         { return d.header }
+func (d discard) Write(p []byte) (int, error) { return len(p), nil }
+func (d discard) WriteHeader(int)             {}
