@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
 
 //go:embed migrations/*.sql
@@ -39,6 +38,7 @@ type DB struct {
 	vacationDays int          // the yearly vacation allowance of every player
 	repl         *replication // nil without a replica
 	onCommit     atomic.Pointer[commitObserver]
+	log          *writeLog // the games and tournaments the transaction in progress changed
 }
 
 // dsn returns the driver's data source name for path: busy_timeout first so
@@ -118,10 +118,12 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 }
 
 func open(ctx context.Context, path string, replicated bool, logger *slog.Logger) (*DB, error) {
-	w, err := sql.Open("sqlite", dsnWith(path, false, replicated))
+	log := newWriteLog(logger)
+	conn, err := newHookedConnector(dsnWith(path, false, replicated), log)
 	if err != nil {
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
+	w := sql.OpenDB(conn)
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
@@ -141,7 +143,7 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	n := max(4, runtime.GOMAXPROCS(0)*2)
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays}, nil
+	return &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log}, nil
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {
@@ -179,7 +181,10 @@ func (db *DB) begin(ctx context.Context) (*Tx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("db: begin: %w", err)
 	}
-	return &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load()}, nil
+	// The connection is this transaction's now: whatever a transaction
+	// that did not commit left in the log is forgotten.
+	db.log.reset()
+	return &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load(), log: db.log}, nil
 }
 
 // queryer is what both *sql.DB and *Tx offer for reads.

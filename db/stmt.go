@@ -122,6 +122,7 @@ type Tx struct {
 	cache    *stmtCache
 	missed   []string
 	onCommit *commitObserver // nil: commits are not timed
+	log      *writeLog       // what the transaction changed, announced after its commit
 }
 
 func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -133,12 +134,20 @@ func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return tx.Tx.StmtContext(ctx, st), nil
 }
 
-// Commit commits the transaction, then prepares the statements it missed.
+// Commit commits the transaction, then tells the OnGameCommit and
+// OnTournamentCommit observers what it changed and prepares the statements
+// it missed.
 func (tx *Tx) Commit() error {
+	// Taken while the transaction still holds the connection: once it has
+	// committed, the next transaction may start writing to the log.
+	games, tournaments := tx.log.take()
 	start := time.Now()
 	err := tx.Tx.Commit()
 	if tx.onCommit != nil && err == nil {
 		(*tx.onCommit)(time.Since(start))
+	}
+	if err == nil {
+		tx.log.committed(games, tournaments)
 	}
 	tx.prepareMissed()
 	return err

@@ -1,0 +1,220 @@
+package db
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Every write to the database goes through the write pool's one
+// connection. That connection carries SQLite's pre-update hook, which sees
+// each row inserted, updated or deleted, whichever statement did it: the
+// games and tournaments touched are collected while a transaction runs and
+// handed to the observers registered with OnGameCommit and
+// OnTournamentCommit once, and only once, its Commit has succeeded. No
+// write path can forget to announce a change, and a rolled-back
+// transaction announces nothing.
+
+// pageTables are the tables whose rows show on a game's or a tournament's
+// page, and where the game's or the tournament's id is found in a row: the
+// row's id (col < 0) or the value of column col.
+var pageTables = map[string]struct {
+	tournament bool // the id is a tournament's, not a game's
+	col        int  // -1: the rowid
+}{
+	"games":               {false, -1},
+	"messages":            {false, 1}, // game_id
+	"tournaments":         {true, -1},
+	"tournament_entrants": {true, 0}, // tournament_id
+	"tournament_pairings": {true, 0}, // tournament_id
+}
+
+// writeLog collects the ids of the games and tournaments changed by the
+// write transaction in progress. The write pool has a single connection,
+// held by one transaction at a time, so the log belongs to that one.
+type writeLog struct {
+	logger *slog.Logger
+
+	mu          sync.Mutex
+	games       map[int64]struct{}
+	tournaments map[int64]struct{}
+
+	obsMu   sync.RWMutex
+	gameObs []func(gameIDs ...int64)
+	tourObs []func(tournamentIDs ...int64)
+}
+
+func newWriteLog(logger *slog.Logger) *writeLog {
+	return &writeLog{logger: logger, games: map[int64]struct{}{}, tournaments: map[int64]struct{}{}}
+}
+
+// record is the pre-update hook: it notes the game or tournament a row
+// change belongs to.
+func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
+	t, ok := pageTables[d.TableName]
+	if !ok || d.DatabaseName != "main" {
+		return
+	}
+	var ids []int64
+	if t.col < 0 {
+		switch d.Op {
+		case sqlite3.SQLITE_INSERT:
+			ids = append(ids, d.NewRowID)
+		case sqlite3.SQLITE_DELETE:
+			ids = append(ids, d.OldRowID)
+		default:
+			ids = append(ids, d.OldRowID, d.NewRowID)
+		}
+	} else {
+		row := make([]any, t.col+1)
+		var err error
+		if d.Op == sqlite3.SQLITE_DELETE {
+			err = d.Old(row...)
+		} else {
+			err = d.New(row...)
+		}
+		if err != nil {
+			l.logger.Error("db: reading a changed row", "table", d.TableName, "err", err)
+			return
+		}
+		id, ok := row[t.col].(int64)
+		if !ok {
+			l.logger.Error("db: a changed row has no id", "table", d.TableName, "value", fmt.Sprint(row[t.col]))
+			return
+		}
+		ids = append(ids, id)
+		if d.Op == sqlite3.SQLITE_UPDATE {
+			old := make([]any, t.col+1)
+			if err := d.Old(old...); err == nil {
+				if id, ok := old[t.col].(int64); ok {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	set := l.games
+	if t.tournament {
+		set = l.tournaments
+	}
+	for _, id := range ids {
+		set[id] = struct{}{}
+	}
+}
+
+// reset forgets what a transaction that did not commit had collected.
+func (l *writeLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	clear(l.games)
+	clear(l.tournaments)
+}
+
+// take returns the ids collected so far, ascending, and forgets them.
+func (l *writeLog) take() (games, tournaments []int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return sortedKeys(l.games), sortedKeys(l.tournaments)
+}
+
+func sortedKeys(m map[int64]struct{}) []int64 {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]int64, 0, len(m))
+	for id := range m {
+		out = append(out, id)
+	}
+	clear(m)
+	slices.Sort(out)
+	return out
+}
+
+// committed calls the observers with what a committed transaction changed.
+func (l *writeLog) committed(games, tournaments []int64) {
+	if len(games) == 0 && len(tournaments) == 0 {
+		return
+	}
+	l.obsMu.RLock()
+	gameObs, tourObs := l.gameObs, l.tourObs
+	l.obsMu.RUnlock()
+	if len(games) > 0 {
+		for _, f := range gameObs {
+			f(games...)
+		}
+	}
+	if len(tournaments) > 0 {
+		for _, f := range tourObs {
+			f(tournaments...)
+		}
+	}
+}
+
+// OnGameCommit registers f to be called after every committed write
+// transaction that inserted, updated or deleted a game's row or a message
+// of the game, with the ids of those games (each once, ascending). Every
+// write to a game reaches it, whichever method made it (a move, a
+// resignation, an armistice, a message, a timeout, a vacation, the
+// computer, a conditional reply, an administrator, a tournament, an
+// account's deletion); a transaction rolled back or whose commit failed
+// never does.
+//
+// f runs on the committing goroutine after the commit and before the
+// method that wrote returns, so a reader called after that method sees
+// what f was told about; it must be quick, must not write through this DB
+// from the same goroutine's transaction, and must be safe for concurrent
+// use. Observers are called in the order they were registered; there is
+// no unregistering.
+func (db *DB) OnGameCommit(f func(gameIDs ...int64)) {
+	db.log.obsMu.Lock()
+	defer db.log.obsMu.Unlock()
+	db.log.gameObs = append(slices.Clip(db.log.gameObs), f)
+}
+
+// OnTournamentCommit is OnGameCommit for tournaments: f receives the ids
+// of the tournaments whose row, entrants or pairings a committed
+// transaction changed. A game of a tournament that ends reaches
+// OnGameCommit; the tournament's id reaches f only when its own rows
+// change (a result recorded in its pairings, a new round).
+func (db *DB) OnTournamentCommit(f func(tournamentIDs ...int64)) {
+	db.log.obsMu.Lock()
+	defer db.log.obsMu.Unlock()
+	db.log.tourObs = append(slices.Clip(db.log.tourObs), f)
+}
+
+// hookedConnector opens the write connection with the pre-update hook
+// feeding log.
+type hookedConnector struct {
+	driver.Connector
+	log *writeLog
+}
+
+func newHookedConnector(dsn string, log *writeLog) (driver.Connector, error) {
+	c, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &hookedConnector{Connector: c, log: log}, nil
+}
+
+// Connect opens a connection and registers the hook on it.
+func (c *hookedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, ok := conn.(sqlite.HookRegisterer)
+	if !ok {
+		conn.Close()
+		return nil, fmt.Errorf("db: the SQLite driver offers no pre-update hook")
+	}
+	h.RegisterPreUpdateHook(c.log.record)
+	return conn, nil
+}
