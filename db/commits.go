@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -35,6 +36,11 @@ var pageTables = map[string]struct {
 	"tournament_pairings": {true, 0}, // tournament_id
 }
 
+// accountTables are the tables a signed-in request's viewer is read from
+// (the session, its user, the server's announcement): a committed change
+// to any of them moves writeLog.accountGen on.
+var accountTables = map[string]bool{"users": true, "sessions": true, "settings": true}
+
 // writeLog collects the ids of the games and tournaments changed by the
 // write transaction in progress. The write pool has a single connection,
 // held by one transaction at a time, so the log belongs to that one.
@@ -44,6 +50,12 @@ type writeLog struct {
 	mu          sync.Mutex
 	games       map[int64]struct{}
 	tournaments map[int64]struct{}
+	accounts    bool // a row of accountTables changed
+
+	// accountGen counts the committed transactions that changed a row of
+	// accountTables: what was read of them under one value is still true
+	// while it has not moved on.
+	accountGen atomic.Uint64
 
 	obsMu   sync.RWMutex
 	gameObs []func(gameIDs ...int64)
@@ -57,6 +69,12 @@ func newWriteLog(logger *slog.Logger) *writeLog {
 // record is the pre-update hook: it notes the game or tournament a row
 // change belongs to.
 func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
+	if accountTables[d.TableName] && d.DatabaseName == "main" {
+		l.mu.Lock()
+		l.accounts = true
+		l.mu.Unlock()
+		return
+	}
 	t, ok := pageTables[d.TableName]
 	if !ok || d.DatabaseName != "main" {
 		return
@@ -115,13 +133,16 @@ func (l *writeLog) reset() {
 	defer l.mu.Unlock()
 	clear(l.games)
 	clear(l.tournaments)
+	l.accounts = false
 }
 
-// take returns the ids collected so far, ascending, and forgets them.
-func (l *writeLog) take() (games, tournaments []int64) {
+// take returns the ids collected so far, ascending, and whether an
+// account table changed, and forgets them.
+func (l *writeLog) take() (games, tournaments []int64, accounts bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return sortedKeys(l.games), sortedKeys(l.tournaments)
+	accounts, l.accounts = l.accounts, false
+	return sortedKeys(l.games), sortedKeys(l.tournaments), accounts
 }
 
 func sortedKeys(m map[int64]struct{}) []int64 {
@@ -138,7 +159,10 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 }
 
 // committed calls the observers with what a committed transaction changed.
-func (l *writeLog) committed(games, tournaments []int64) {
+func (l *writeLog) committed(games, tournaments []int64, accounts bool) {
+	if accounts {
+		l.accountGen.Add(1)
+	}
 	if len(games) == 0 && len(tournaments) == 0 {
 		return
 	}
