@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -30,9 +31,10 @@ type cachedSession struct {
 	u User
 }
 
-// at empties the cache when gen is not its generation (the caller holds mu).
+// at empties the cache when gen is newer than its generation (the caller
+// holds mu).
 func (c *accountCache) at(gen uint64) {
-	if c.gen != gen || c.sessions == nil {
+	if c.gen < gen || c.sessions == nil {
 		c.gen, c.sessions, c.announce, c.hasAnn = gen, map[string]cachedSession{}, "", false
 	}
 }
@@ -55,7 +57,9 @@ func (c *accountCache) keepSession(key string, gen uint64, e cachedSession, now 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.at(gen)
+	if c.at(gen); c.gen != gen {
+		return // a newer generation is in already
+	}
 	if len(c.sessions) >= maxCachedSessions {
 		clear(c.sessions)
 	}
@@ -74,7 +78,9 @@ func (c *accountCache) keepAnnouncement(text string, gen, now uint64) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.at(gen)
+	if c.at(gen); c.gen != gen {
+		return
+	}
 	c.announce, c.hasAnn = text, true
 }
 
@@ -109,6 +115,7 @@ func (db *DB) watchOutside(stop <-chan struct{}, done chan<- struct{}, last int6
 		}
 		if v != last {
 			db.log.accountGen.Add(1)
+			db.log.gameGen.Add(1)
 			db.outsideMu.Lock()
 			obs := db.outsideObs
 			db.outsideMu.Unlock()
@@ -130,9 +137,17 @@ func (db *DB) OnOutsideCommit(f func()) {
 	db.outsideObs = append(slices.Clip(db.outsideObs), f)
 }
 
-// dataVersion is SQLite's data_version on the write connection.
+// dataVersion is SQLite's data_version on the write connection (in a
+// transaction that writes nothing).
 func (db *DB) dataVersion(ctx context.Context) (int64, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
 	var v int64
-	err := db.write.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v)
-	return v, err
+	if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("db: data version: %w", err)
+	}
+	return v, nil
 }

@@ -36,10 +36,26 @@ var pageTables = map[string]struct {
 	"tournament_pairings": {true, 0}, // tournament_id
 }
 
-// accountTables are the tables a signed-in request's viewer is read from
-// (the session, its user, the server's announcement): a committed change
-// to any of them moves writeLog.accountGen on.
-var accountTables = map[string]bool{"users": true, "sessions": true, "settings": true}
+// Wide changes: a committed change to a row of these tables may show on
+// any page, so what is remembered of them starts again.
+const (
+	// changedAccounts: the tables a signed-in request's viewer is read
+	// from (the session, its user, the server's announcement); moves
+	// writeLog.accountGen on.
+	changedAccounts uint8 = 1 << iota
+	// changedGamesWide: what a remembered game shows besides its own row
+	// (the players' names, its match, its tournament); moves
+	// writeLog.gameGen on.
+	changedGamesWide
+)
+
+var wideTables = map[string]uint8{
+	"users":       changedAccounts | changedGamesWide,
+	"sessions":    changedAccounts,
+	"settings":    changedAccounts,
+	"matches":     changedGamesWide,
+	"tournaments": changedGamesWide,
+}
 
 // writeLog collects the ids of the games and tournaments changed by the
 // write transaction in progress. The write pool has a single connection,
@@ -50,12 +66,17 @@ type writeLog struct {
 	mu          sync.Mutex
 	games       map[int64]struct{}
 	tournaments map[int64]struct{}
-	accounts    bool // a row of accountTables changed
+	wide        uint8 // changedAccounts, changedGamesWide
 
-	// accountGen counts the committed transactions that changed a row of
-	// accountTables: what was read of them under one value is still true
-	// while it has not moved on.
+	// accountGen and gameGen count the committed transactions that made
+	// a wide change of their kind (and the commits of other processes):
+	// what was read under one value is still true while it has not moved
+	// on.
 	accountGen atomic.Uint64
+	gameGen    atomic.Uint64
+	// gamesChanged is the game cache's invalidation, called after each
+	// commit that changed games, before the observers.
+	gamesChanged func(ids []int64)
 
 	obsMu   sync.RWMutex
 	gameObs []func(gameIDs ...int64)
@@ -69,11 +90,10 @@ func newWriteLog(logger *slog.Logger) *writeLog {
 // record is the pre-update hook: it notes the game or tournament a row
 // change belongs to.
 func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
-	if accountTables[d.TableName] && d.DatabaseName == "main" {
+	if w := wideTables[d.TableName]; w != 0 && d.DatabaseName == "main" {
 		l.mu.Lock()
-		l.accounts = true
+		l.wide |= w
 		l.mu.Unlock()
-		return
 	}
 	t, ok := pageTables[d.TableName]
 	if !ok || d.DatabaseName != "main" {
@@ -133,16 +153,16 @@ func (l *writeLog) reset() {
 	defer l.mu.Unlock()
 	clear(l.games)
 	clear(l.tournaments)
-	l.accounts = false
+	l.wide = 0
 }
 
-// take returns the ids collected so far, ascending, and whether an
-// account table changed, and forgets them.
-func (l *writeLog) take() (games, tournaments []int64, accounts bool) {
+// take returns the ids collected so far, ascending, and the wide changes,
+// and forgets them.
+func (l *writeLog) take() (games, tournaments []int64, wide uint8) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	accounts, l.accounts = l.accounts, false
-	return sortedKeys(l.games), sortedKeys(l.tournaments), accounts
+	wide, l.wide = l.wide, 0
+	return sortedKeys(l.games), sortedKeys(l.tournaments), wide
 }
 
 func sortedKeys(m map[int64]struct{}) []int64 {
@@ -159,9 +179,15 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 }
 
 // committed calls the observers with what a committed transaction changed.
-func (l *writeLog) committed(games, tournaments []int64, accounts bool) {
-	if accounts {
+func (l *writeLog) committed(games, tournaments []int64, wide uint8) {
+	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)
+	}
+	if wide&changedGamesWide != 0 {
+		l.gameGen.Add(1)
+	}
+	if len(games) > 0 && l.gamesChanged != nil {
+		l.gamesChanged(games)
 	}
 	if len(games) == 0 && len(tournaments) == 0 {
 		return

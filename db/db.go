@@ -41,6 +41,7 @@ type DB struct {
 	onCommit     atomic.Pointer[commitObserver]
 	log          *writeLog // the games and tournaments the transaction in progress changed
 	accounts     accountCache
+	gameCache    gameCache
 	outsideMu    sync.Mutex
 	outsideObs   []func()
 	stopWatch    chan struct{} // closed by Close: watchOutside ends
@@ -152,6 +153,7 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	r.SetMaxIdleConns(n)
 	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	log.gamesChanged = db.gameCache.forget
 	v, err := db.dataVersion(ctx)
 	if err != nil {
 		r.Close()

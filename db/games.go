@@ -154,11 +154,16 @@ func gameByID(ctx context.Context, q queryer, id int64) (Game, error) {
 
 // Game returns game id. Errors: KindNotFound.
 func (db *DB) Game(ctx context.Context, id int64) (Game, error) {
-	return gameByID(ctx, db.read, id)
+	return db.cachedGameByID(ctx, id)
 }
 
 // Moves returns the moves of game id in order.
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
+	return db.cachedMoves(ctx, gameID)
+}
+
+// readMoves reads the moves of game id in order from SQLite.
+func (db *DB) readMoves(ctx context.Context, gameID int64) ([]Move, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT ply, side, move, created_at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("db: moves: %w", err)

@@ -1,0 +1,158 @@
+package db
+
+import (
+	"context"
+	"slices"
+	"sync"
+)
+
+// maxCachedGames bounds the games remembered at once; past it the cache
+// starts again empty.
+const maxCachedGames = 20_000
+
+// gameCache remembers what Game, Moves and Match read, so that the pages
+// of the games being played (a move's answer, the opponent's live update,
+// a click selecting a unit) cost no query. It is kept right in one place:
+// after every committed transaction, the games whose rows it changed are
+// forgotten (writeLog.gamesChanged, the same point that feeds
+// OnGameCommit), and a wide change (a player's name, a match, a
+// tournament, another process's commit) moves writeLog.gameGen on, which
+// empties it. A value read from SQLite is kept only if nothing it was read
+// under changed meanwhile; the ply-guarded write transaction never reads
+// from it.
+type gameCache struct {
+	mu      sync.Mutex
+	gen     uint64
+	games   map[int64]*cachedGame
+	matches map[int64]Match
+}
+
+// cachedGame is one game: ver moves on each time the game is forgotten.
+type cachedGame struct {
+	ver      uint64
+	game     Game
+	hasGame  bool
+	moves    []Move
+	hasMoves bool
+}
+
+// at empties the cache when gen is newer than its generation and reports
+// whether the cache is at gen (the caller holds mu).
+func (c *gameCache) at(gen uint64) bool {
+	if c.gen < gen || c.games == nil {
+		c.gen, c.games, c.matches = gen, map[int64]*cachedGame{}, map[int64]Match{}
+	}
+	return c.gen == gen
+}
+
+// forget drops what is remembered of games ids (after their commit).
+func (c *gameCache) forget(ids []int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range ids {
+		if e := c.games[id]; e != nil {
+			e.ver++
+			e.game, e.hasGame, e.moves, e.hasMoves = Game{}, false, nil, false
+		}
+	}
+}
+
+// entry returns game id's entry and its version under gen, creating it;
+// nil when the cache is at another generation.
+func (c *gameCache) entry(id int64, gen uint64) (*cachedGame, uint64) {
+	if !c.at(gen) {
+		return nil, 0
+	}
+	e := c.games[id]
+	if e == nil {
+		if len(c.games) >= maxCachedGames {
+			clear(c.games)
+		}
+		e = &cachedGame{}
+		c.games[id] = e
+	}
+	return e, e.ver
+}
+
+// kept reports whether e, read at version ver under gen, is still the
+// current entry (the caller holds mu).
+func (c *gameCache) kept(id int64, e *cachedGame, ver, gen uint64) bool {
+	return c.gen == gen && c.games[id] == e && e.ver == ver
+}
+
+// cachedGameByID is gameByID on the read pool through the cache.
+func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
+	c := &db.gameCache
+	gen := db.log.gameGen.Load()
+	c.mu.Lock()
+	e, ver := c.entry(id, gen)
+	if e != nil && e.hasGame {
+		g := e.game
+		c.mu.Unlock()
+		return g, nil
+	}
+	c.mu.Unlock()
+	g, err := gameByID(ctx, db.read, id)
+	if err != nil || e == nil {
+		return g, err
+	}
+	c.mu.Lock()
+	if c.kept(id, e, ver, gen) {
+		e.game, e.hasGame = g, true
+	}
+	c.mu.Unlock()
+	return g, nil
+}
+
+// cachedMoves is the moves of game id through the cache (a copy the
+// caller may change).
+func (db *DB) cachedMoves(ctx context.Context, id int64) ([]Move, error) {
+	c := &db.gameCache
+	gen := db.log.gameGen.Load()
+	c.mu.Lock()
+	e, ver := c.entry(id, gen)
+	if e != nil && e.hasMoves {
+		ms := slices.Clone(e.moves)
+		c.mu.Unlock()
+		return ms, nil
+	}
+	c.mu.Unlock()
+	ms, err := db.readMoves(ctx, id)
+	if err != nil || e == nil {
+		return ms, err
+	}
+	c.mu.Lock()
+	if c.kept(id, e, ver, gen) {
+		e.moves, e.hasMoves = slices.Clone(ms), true
+	}
+	c.mu.Unlock()
+	return ms, nil
+}
+
+// cachedMatch is readMatch through the cache: a match changes only with a
+// wide change (its row, its tournament, its players' names).
+func (db *DB) cachedMatch(ctx context.Context, id int64) (Match, error) {
+	c := &db.gameCache
+	gen := db.log.gameGen.Load()
+	c.mu.Lock()
+	if c.at(gen) {
+		if m, ok := c.matches[id]; ok {
+			c.mu.Unlock()
+			return m, nil
+		}
+	}
+	c.mu.Unlock()
+	m, err := db.readMatch(ctx, id)
+	if err != nil {
+		return m, err
+	}
+	c.mu.Lock()
+	if c.at(gen) {
+		if len(c.matches) >= maxCachedGames {
+			clear(c.matches)
+		}
+		c.matches[id] = m
+	}
+	c.mu.Unlock()
+	return m, nil
+}
