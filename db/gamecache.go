@@ -25,6 +25,22 @@ type gameCache struct {
 	gen     uint64
 	games   map[int64]*cachedGame
 	matches map[int64]Match
+	// users holds what a player's navigation reads of their games (the
+	// count waiting for their move, the next one): forgotten when a game
+	// of theirs changes, and all of it when a game whose players are not
+	// known changes (a new game).
+	users map[int64]*cachedUser
+	// players are the two players of each game read (they never change).
+	players map[int64][2]int64
+}
+
+// cachedUser is one player's games as the navigation sees them; ver moves
+// on each time they are forgotten.
+type cachedUser struct {
+	ver      uint64
+	turns    int
+	hasTurns bool
+	next     map[int64]int64 // NextWaiting by the game excepted
 }
 
 // cachedGame is one game: ver moves on each time the game is forgotten.
@@ -40,7 +56,7 @@ type cachedGame struct {
 // whether the cache is at gen (the caller holds mu).
 func (c *gameCache) at(gen uint64) bool {
 	if c.gen < gen || c.games == nil {
-		c.gen, c.games, c.matches = gen, map[int64]*cachedGame{}, map[int64]Match{}
+		c.gen, c.games, c.matches, c.users = gen, map[int64]*cachedGame{}, map[int64]Match{}, map[int64]*cachedUser{}
 	}
 	return c.gen == gen
 }
@@ -54,7 +70,93 @@ func (c *gameCache) forget(ids []int64) {
 			e.ver++
 			e.game, e.hasGame, e.moves, e.hasMoves = Game{}, false, nil, false
 		}
+		p, ok := c.players[id]
+		if !ok {
+			clear(c.users)
+			continue
+		}
+		for _, uid := range p {
+			if u := c.users[uid]; u != nil {
+				u.ver++
+				u.hasTurns, u.next = false, nil
+			}
+		}
 	}
+}
+
+// user returns userID's entry and its version under gen, creating it; nil
+// when the cache is at another generation (the caller holds mu).
+func (c *gameCache) user(userID int64, gen uint64) (*cachedUser, uint64) {
+	if !c.at(gen) {
+		return nil, 0
+	}
+	u := c.users[userID]
+	if u == nil {
+		if len(c.users) >= maxCachedGames {
+			clear(c.users)
+		}
+		u = &cachedUser{}
+		c.users[userID] = u
+	}
+	return u, u.ver
+}
+
+// userKept reports whether u, read at version ver under gen, is still
+// userID's current entry (the caller holds mu).
+func (c *gameCache) userKept(userID int64, u *cachedUser, ver, gen uint64) bool {
+	return c.gen == gen && c.users[userID] == u && u.ver == ver
+}
+
+// cachedTurnCount is readTurnCount through the cache.
+func (db *DB) cachedTurnCount(ctx context.Context, userID int64) (int, error) {
+	c := &db.gameCache
+	gen := db.log.gameGen.Load()
+	c.mu.Lock()
+	u, ver := c.user(userID, gen)
+	if u != nil && u.hasTurns {
+		n := u.turns
+		c.mu.Unlock()
+		return n, nil
+	}
+	c.mu.Unlock()
+	n, err := db.readTurnCount(ctx, userID)
+	if err != nil || u == nil {
+		return n, err
+	}
+	c.mu.Lock()
+	if c.userKept(userID, u, ver, gen) {
+		u.turns, u.hasTurns = n, true
+	}
+	c.mu.Unlock()
+	return n, nil
+}
+
+// cachedNextWaiting is readNextWaiting through the cache.
+func (db *DB) cachedNextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
+	c := &db.gameCache
+	gen := db.log.gameGen.Load()
+	c.mu.Lock()
+	u, ver := c.user(userID, gen)
+	if u != nil {
+		if id, ok := u.next[exceptID]; ok {
+			c.mu.Unlock()
+			return id, nil
+		}
+	}
+	c.mu.Unlock()
+	id, err := db.readNextWaiting(ctx, userID, exceptID)
+	if err != nil || u == nil {
+		return id, err
+	}
+	c.mu.Lock()
+	if c.userKept(userID, u, ver, gen) {
+		if u.next == nil || len(u.next) >= 64 {
+			u.next = map[int64]int64{}
+		}
+		u.next[exceptID] = id
+	}
+	c.mu.Unlock()
+	return id, nil
 }
 
 // entry returns game id's entry and its version under gen, creating it;
@@ -99,6 +201,12 @@ func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
 	c.mu.Lock()
 	if c.kept(id, e, ver, gen) {
 		e.game, e.hasGame = g, true
+	}
+	if _, ok := c.players[id]; !ok {
+		if c.players == nil || len(c.players) >= 4*maxCachedGames {
+			c.players = map[int64][2]int64{}
+		}
+		c.players[id] = [2]int64{g.Side[0].ID, g.Side[1].ID}
 	}
 	c.mu.Unlock()
 	return g, nil

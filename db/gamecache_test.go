@@ -134,3 +134,46 @@ func TestRememberedGamesFollowEveryWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestRememberedTurnCounts: the count of games waiting for a player's
+// move and the next one, read from memory, follow the moves, a new game
+// and its end.
+func TestRememberedTurnCounts(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	g, ann, bob := newGame(t, store, "trench", "single")
+	want := func(what string, annTurns, bobTurns int, annNext int64) {
+		t.Helper()
+		for range 2 { // the second answer from memory
+			a, err1 := store.TurnCount(ctx, ann.ID)
+			b, err2 := store.TurnCount(ctx, bob.ID)
+			n, err3 := store.NextWaiting(ctx, ann.ID, 0)
+			if err1 != nil || err2 != nil || err3 != nil {
+				t.Fatal(err1, err2, err3)
+			}
+			if a != annTurns || b != bobTurns || n != annNext {
+				t.Fatalf("%s: ann %d bob %d, ann's next game %d; want %d %d %d", what, a, b, n, annTurns, bobTurns, annNext)
+			}
+		}
+	}
+	want("a new game", 1, 0, g.ID)
+	st, _ := g.Decode()
+	g, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: ann.ID, Ply: 0, Move: st.Legal(g.ToMove)[0]}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("after ann's move", 0, 1, 0)
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: bob.ID, Opponent: ann.Name, Game: "trench", Variant: "single", Color: "1", DaysPerMove: 2}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, err := store.AcceptChallenge(ctx, c.ID, ann.ID, 3, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("a second game, ann to move", 1, 1, id2)
+	if _, err := store.Resign(ctx, g.ID, bob.ID, g.Ply, t0); err != nil {
+		t.Fatal(err)
+	}
+	want("bob resigned the first", 1, 0, id2)
+}

@@ -12,6 +12,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -165,6 +166,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	return c, nil
 }
 
+// serveGCPercent is the server's garbage-collection target (GOGC).
+const serveGCPercent = 400
+
 // serve runs the server until ctx is done, then shuts it down cleanly:
 // in-flight requests finish (up to 10 s) and the database is closed.
 func serve(ctx context.Context, args []string) error {
@@ -190,6 +194,12 @@ func serve(ctx context.Context, args []string) error {
 	// processor more for each keeps them from holding one the requests
 	// need.
 	runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + c.BotWorkers)
+	// The live heap is a few tens of MiB: collecting when it has grown
+	// fourfold instead of twofold spends less CPU per request for little
+	// memory. GOGC in the environment still decides.
+	if _, ok := os.LookupEnv("GOGC"); !ok {
+		debug.SetGCPercent(serveGCPercent)
+	}
 
 	store, err := db.OpenWith(ctx, c.DB, db.Options{Replica: c.Replica, RestoreIfMissing: c.Restore, Logger: logger})
 	if err != nil {
