@@ -933,6 +933,9 @@ type client struct {
 
 const password = "bench-password"
 
+// signUps bounds the sign-ups under way at once.
+var signUps = make(chan struct{}, 2*runtime.NumCPU())
+
 // setup signs the client's accounts up and starts its games.
 func (c *client) setup(ctx context.Context) error {
 	for _, u := range c.users {
@@ -1020,6 +1023,14 @@ func wantOK(p page, what string) error {
 }
 
 func (c *client) signUp(ctx context.Context, u *user) error {
+	// A sign-up hashes the password (bcrypt, tens of ms of CPU): a few at
+	// a time, or on a busy machine they queue past the server's timeouts.
+	select {
+	case signUps <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-signUps }()
 	p, err := c.get(ctx, u, "/signup")
 	if err != nil {
 		return err
