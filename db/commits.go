@@ -47,6 +47,9 @@ const (
 	// (the players' names, its match, its tournament); moves
 	// writeLog.gameGen on.
 	changedGamesWide
+	// changedVacations: the players' vacations, which stop the clocks;
+	// moves writeLog.vacationGen on.
+	changedVacations
 )
 
 var wideTables = map[string]uint8{
@@ -55,6 +58,7 @@ var wideTables = map[string]uint8{
 	"settings":    changedAccounts,
 	"matches":     changedGamesWide,
 	"tournaments": changedGamesWide,
+	"vacations":   changedVacations,
 }
 
 // writeLog collects the ids of the games and tournaments changed by the
@@ -72,8 +76,9 @@ type writeLog struct {
 	// a wide change of their kind (and the commits of other processes):
 	// what was read under one value is still true while it has not moved
 	// on.
-	accountGen atomic.Uint64
-	gameGen    atomic.Uint64
+	accountGen  atomic.Uint64
+	gameGen     atomic.Uint64
+	vacationGen atomic.Uint64
 	// gamesChanged is the game cache's invalidation, called after each
 	// commit that changed games, before the observers.
 	gamesChanged func(ids []int64)
@@ -185,6 +190,9 @@ func (l *writeLog) committed(games, tournaments []int64, wide uint8) {
 	}
 	if wide&changedGamesWide != 0 {
 		l.gameGen.Add(1)
+	}
+	if wide&changedVacations != 0 {
+		l.vacationGen.Add(1)
 	}
 	if len(games) > 0 && l.gamesChanged != nil {
 		l.gamesChanged(games)

@@ -42,6 +42,7 @@ type DB struct {
 	log          *writeLog // the games and tournaments the transaction in progress changed
 	accounts     accountCache
 	gameCache    gameCache
+	vacations    vacationCache
 	outsideMu    sync.Mutex
 	outsideObs   []func()
 	stopWatch    chan struct{} // closed by Close: watchOutside ends

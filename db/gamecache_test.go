@@ -177,3 +177,42 @@ func TestRememberedTurnCounts(t *testing.T) {
 	}
 	want("bob resigned the first", 1, 0, id2)
 }
+
+// TestRememberedClocksFollowVacations: a game's clock, asked twice (the
+// second time its vacations come from memory), stops when the player to
+// move starts a vacation and runs again when it ends.
+func TestRememberedClocksFollowVacations(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	g, ann, _ := newGame(t, store, "trench", "single")
+	stopped := func(at time.Time) bool {
+		t.Helper()
+		var out [2]bool
+		for i := range out {
+			cs, err := store.Clock(ctx, g, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = cs.Stopped
+		}
+		if out[0] != out[1] {
+			t.Fatal("the remembered clock differs from the one read")
+		}
+		return out[1]
+	}
+	if stopped(t0.Add(time.Hour)) {
+		t.Fatal("the clock is stopped before any vacation")
+	}
+	if err := store.StartVacation(ctx, ann.ID, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if !stopped(t0.Add(2 * time.Hour)) {
+		t.Fatal("the clock runs during the vacation of the player to move")
+	}
+	if err := store.EndVacation(ctx, ann.ID, t0.Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if stopped(t0.Add(4 * time.Hour)) {
+		t.Fatal("the clock is still stopped after the vacation")
+	}
+}
