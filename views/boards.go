@@ -191,3 +191,13 @@ func capturedUnits(v trench.BoardView, side int) []trench.Unit {
 	}
 	return out
 }
+
+// classAttr is a class attribute whose value is already made: rendered as
+// is (escaped), without templ's parsing of class lists, which the 64 to 100
+// squares of a board would pay for on every answer.
+type classAttr string
+
+// Items returns the one attribute.
+func (c classAttr) Items() []templ.KeyValue[string, any] {
+	return []templ.KeyValue[string, any]{{Key: "class", Value: string(c)}}
+}
