@@ -197,7 +197,10 @@ func capturedUnits(v trench.BoardView, side int) []trench.Unit {
 // squares of a board would pay for on every answer.
 type classAttr string
 
-// Items returns the one attribute.
+// Items returns the one attribute, or none for no class.
 func (c classAttr) Items() []templ.KeyValue[string, any] {
+	if c == "" {
+		return nil
+	}
 	return []templ.KeyValue[string, any]{{Key: "class", Value: string(c)}}
 }
