@@ -50,10 +50,17 @@ const (
 	// changedVacations: the players' vacations, which stop the clocks;
 	// moves writeLog.vacationGen on.
 	changedVacations
+	// changedRatings: what a game page shows of ratings (whether its
+	// match is rated, the players' ratings, the game's rating change);
+	// moves writeLog.ratingGen on. The ratings and rating_changes tables
+	// are WITHOUT ROWID, which the pre-update hook does not see: their one
+	// writer, rateGame, marks its transaction.
+	changedRatings
 )
 
 var wideTables = map[string]uint8{
-	"users":       changedAccounts | changedGamesWide,
+	"users":       changedAccounts | changedGamesWide | changedRatings,
+	"challenges":  changedRatings,
 	"sessions":    changedAccounts,
 	"settings":    changedAccounts,
 	"matches":     changedGamesWide,
@@ -79,6 +86,7 @@ type writeLog struct {
 	accountGen  atomic.Uint64
 	gameGen     atomic.Uint64
 	vacationGen atomic.Uint64
+	ratingGen   atomic.Uint64
 	// gamesChanged is the game cache's invalidation, called after each
 	// commit that changed games, before the observers.
 	gamesChanged func(ids []int64)
@@ -152,6 +160,13 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	}
 }
 
+// mark records a wide change the hook cannot see (a WITHOUT ROWID table).
+func (l *writeLog) mark(w uint8) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wide |= w
+}
+
 // reset forgets what a transaction that did not commit had collected.
 func (l *writeLog) reset() {
 	l.mu.Lock()
@@ -193,6 +208,9 @@ func (l *writeLog) committed(games, tournaments []int64, wide uint8) {
 	}
 	if wide&changedVacations != 0 {
 		l.vacationGen.Add(1)
+	}
+	if wide&changedRatings != 0 {
+		l.ratingGen.Add(1)
 	}
 	if len(games) > 0 && l.gamesChanged != nil {
 		l.gamesChanged(games)

@@ -43,6 +43,7 @@ type DB struct {
 	accounts     accountCache
 	gameCache    gameCache
 	vacations    vacationCache
+	ratings      ratingCache
 	outsideMu    sync.Mutex
 	outsideObs   []func()
 	stopWatch    chan struct{} // closed by Close: watchOutside ends

@@ -216,3 +216,36 @@ func TestRememberedClocksFollowVacations(t *testing.T) {
 		t.Fatal("the clock is still stopped after the vacation")
 	}
 }
+
+// TestRememberedRatingsFollowRatedGames: the ratings a game page shows,
+// asked twice (the second time from memory), change on every page of the
+// players when one of their rated games ends.
+func TestRememberedRatingsFollowRatedGames(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	g1 := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	g2 := startMatch(t, store, u[1], u[0], "trench", "single", true)
+	ratingsOf := func(g db.Game) db.GameRatings {
+		t.Helper()
+		var out [2]db.GameRatings
+		for i := range out {
+			var err error
+			if out[i], err = store.GameRatings(ctx, g, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out[0] != out[1] {
+			t.Fatalf("the remembered ratings differ from those read: %+v %+v", out[0], out[1])
+		}
+		return out[1]
+	}
+	if r := ratingsOf(g2); !r.Rated || r.Current[0].Rating != 1500 {
+		t.Fatalf("before any rated game: %+v", r)
+	}
+	resignAs(t, store, playOpening(t, store, g1), u[1]) // ann wins the first
+	r := ratingsOf(g2)
+	if r.Current[0].Rating >= 1500 || r.Current[1].Rating <= 1500 { // bob plays side 0 of the second
+		t.Fatalf("the second game's page still shows the ratings before the first ended: %+v", r.Current)
+	}
+}
