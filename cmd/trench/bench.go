@@ -101,6 +101,7 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.StringVar(&cfg.Game, "game", "mix", "games to play: trench (single game), trenches, or mix (half each)")
 	fs.DurationVar(&cfg.RawDuration, "raw-duration", 2*time.Second, "how long to time the raw SQLite commits")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of the server to this file (with --url: of the load)")
+	fs.StringVar(&cfg.Bin, "server-bin", "", "the trench binary to run as the server (default: this one), to compare two builds under the same load")
 	fs.BoolVar(&cfg.InProcess, "in-process", false, "run the server in the bench's own process instead of as a child `trench serve`")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: start move POSTs at this fixed rate (moves/s), latency measured from the scheduled time (0: closed loop, as fast as the server answers)")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
