@@ -371,6 +371,9 @@ func resignGames(ctx context.Context, tx *Tx, userID, tournamentID int64, now ti
 type GameWithMoves struct {
 	Game  Game
 	Moves []Move
+	// Note is the exporting player's own notes on the game (an empty
+	// Note when none); never the opponent's.
+	Note Note
 }
 
 // AccountData is everything the server keeps about a player, for the
@@ -383,7 +386,8 @@ type AccountData struct {
 }
 
 // ExportAccount returns userID's data: the account, notification
-// settings, ratings, and every game with its moves. Errors: KindNotFound.
+// settings, ratings, and every game with its moves and userID's own notes
+// on it (only theirs). Errors: KindNotFound.
 func (db *DB) ExportAccount(ctx context.Context, userID int64) (AccountData, error) {
 	var d AccountData
 	var err error
@@ -406,7 +410,11 @@ func (db *DB) ExportAccount(ctx context.Context, userID int64) (AccountData, err
 		if err != nil {
 			return d, err
 		}
-		d.Games = append(d.Games, GameWithMoves{Game: g, Moves: moves})
+		note, err := db.NoteOf(ctx, g.ID, userID)
+		if err != nil {
+			return d, err
+		}
+		d.Games = append(d.Games, GameWithMoves{Game: g, Moves: moves, Note: note})
 	}
 	return d, nil
 }

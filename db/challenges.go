@@ -25,10 +25,13 @@ type Challenge struct {
 	Color       string // the creator's side in game 1: "0", "1" or "random"
 	DaysPerMove int
 	Clock       TimeControl
-	Rated       bool   // its games change the players' ratings
-	Status      string // open, accepted, declined, cancelled
-	MatchID     int64  // once accepted
-	CreatedAt   time.Time
+	Rated       bool // its games change the players' ratings
+	// Takebacks: a player may ask to take back their last move until the
+	// opponent replies (never in the card game).
+	Takebacks bool
+	Status    string // open, accepted, declined, cancelled
+	MatchID   int64  // once accepted
+	CreatedAt time.Time
 }
 
 // Player is a user as games and challenges name them.
@@ -50,6 +53,28 @@ type NewChallenge struct {
 	Clock TimeControl
 	// Rated: the match's games change the players' ratings.
 	Rated bool
+	// Takebacks is "on" or "off", or "" for the default: allowed in an
+	// unrated game, not in a rated one. The card game never has them.
+	Takebacks string
+}
+
+// takebacks resolves the challenge's takeback choice. Errors: KindInvalid
+// for an unknown choice.
+func (c NewChallenge) takebacks() (bool, error) {
+	var on bool
+	switch c.Takebacks {
+	case "":
+		on = !c.Rated
+	case "on":
+		on = true
+	case "off":
+	default:
+		return false, Errorf(KindInvalid, "Unknown takeback choice %q: allow them (on) or not (off).", c.Takebacks)
+	}
+	if e, ok := rules.Lookup(c.Game); ok && rules.HidesInformation(e) {
+		on = false // a played card has been seen
+	}
+	return on, nil
 }
 
 // timeControl is the challenge's time control.
@@ -75,6 +100,10 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 	}
 	tc := c.timeControl()
 	if err := tc.Validate(); err != nil {
+		return Challenge{}, err
+	}
+	takebacks, err := c.takebacks()
+	if err != nil {
 		return Challenge{}, err
 	}
 	days := tc.DaysPerMove
@@ -108,9 +137,9 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 		opp = sql.NullInt64{Int64: id, Valid: true}
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO challenges
-		(creator_id, opponent_id, game, variant, color, days_per_move, clock, bank_initial_s, bank_add_s, bank_max_s, created_at, rated)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.CreatorID, opp, c.Game, c.Variant, c.Color, days, tc.Kind, seconds(tc.BankInitial), seconds(tc.BankAdd), seconds(tc.BankMax), unix(now), c.Rated)
+		(creator_id, opponent_id, game, variant, color, days_per_move, clock, bank_initial_s, bank_add_s, bank_max_s, created_at, rated, takebacks)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.CreatorID, opp, c.Game, c.Variant, c.Color, days, tc.Kind, seconds(tc.BankInitial), seconds(tc.BankAdd), seconds(tc.BankMax), unix(now), c.Rated, takebacks)
 	if err != nil {
 		return Challenge{}, fmt.Errorf("db: create challenge: %w", err)
 	}
@@ -146,7 +175,7 @@ func checkGame(c *NewChallenge) error {
 
 const challengeSelect = `SELECT c.id, c.creator_id, cu.name, COALESCE(c.opponent_id, 0), COALESCE(ou.name, ''),
 	c.game, c.variant, c.color, c.days_per_move, c.status, COALESCE(c.match_id, 0), c.created_at,
-	c.clock, c.bank_initial_s, c.bank_add_s, c.bank_max_s, c.rated
+	c.clock, c.bank_initial_s, c.bank_add_s, c.bank_max_s, c.rated, c.takebacks
 	FROM challenges c JOIN users cu ON cu.id = c.creator_id LEFT JOIN users ou ON ou.id = c.opponent_id `
 
 func scanChallenge(row interface{ Scan(...any) error }) (Challenge, error) {
@@ -154,7 +183,7 @@ func scanChallenge(row interface{ Scan(...any) error }) (Challenge, error) {
 	var created, bi, ba, bm int64
 	err := row.Scan(&c.ID, &c.Creator.ID, &c.Creator.Name, &c.Opponent.ID, &c.Opponent.Name,
 		&c.Game, &c.Variant, &c.Color, &c.DaysPerMove, &c.Status, &c.MatchID, &created,
-		&c.Clock.Kind, &bi, &ba, &bm, &c.Rated)
+		&c.Clock.Kind, &bi, &ba, &bm, &c.Rated, &c.Takebacks)
 	c.CreatedAt = fromUnix(created)
 	if c.Clock.Kind == "move" {
 		c.Clock.DaysPerMove = c.DaysPerMove

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,36 +53,68 @@ func ParsePlan(text string) [][]string {
 // it stands, naming the first such move).
 func (db *DB) SetPlan(ctx context.Context, gameID, userID int64, ply int, lines [][]string, now time.Time) error {
 	_, err := db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
-		eng, err := g.Engine()
-		if err != nil {
-			return err
-		}
-		if rules.HidesInformation(eng) {
-			return Errorf(KindInvalid, "Conditional moves are not offered in %s: the opponent's cards are hidden.", eng.Title())
-		}
-		if side == g.ToMove {
-			return Errorf(KindInvalid, "It is your move: a plan is for while your opponent thinks.")
-		}
-		if len(lines) == 0 {
-			_, err := tx.ExecContext(ctx, `DELETE FROM conditional_moves WHERE game_id = ? AND user_id = ?`, gameID, userID)
-			return err
-		}
-		if err := checkPlan(st, lines); err != nil {
-			return err
-		}
-		data, err := json.Marshal(lines)
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO conditional_moves (game_id, user_id, base_ply, lines, updated_at) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (game_id, user_id) DO UPDATE SET base_ply = excluded.base_ply, lines = excluded.lines, updated_at = excluded.updated_at`,
-			gameID, userID, g.Ply, string(data), unix(now))
-		if err != nil {
-			return fmt.Errorf("db: store plan: %w", err)
-		}
-		return nil
+		return storePlan(ctx, tx, g, st, side, userID, lines, now)
 	})
 	return err
+}
+
+// AddPlanLine adds line (the opponent's move, the reply, …) to userID's
+// plan for game id, made against the position at ply, keeping the lines
+// already planned there (a plan made against an earlier position is
+// replaced); a line already in the plan changes nothing. The whole plan is
+// checked as SetPlan checks it, with the same errors.
+func (db *DB) AddPlanLine(ctx context.Context, gameID, userID int64, ply int, line []string, now time.Time) error {
+	_, err := db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
+		if len(line) == 0 {
+			return Errorf(KindInvalid, "The line to plan has no moves.")
+		}
+		p, ok, err := planOf(ctx, tx, gameID, userID)
+		if err != nil {
+			return err
+		}
+		var lines [][]string
+		if ok && p.BasePly == g.Ply {
+			lines = p.Lines
+		}
+		if !slices.ContainsFunc(lines, func(l []string) bool { return slices.Equal(l, line) }) {
+			lines = append(lines, line)
+		}
+		return storePlan(ctx, tx, g, st, side, userID, lines, now)
+	})
+	return err
+}
+
+// storePlan checks lines (ParsePlan's shape) for userID, of side in game g
+// at state st, and stores them as the plan; no lines clears it.
+func storePlan(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.Side, userID int64, lines [][]string, now time.Time) error {
+	eng, err := g.Engine()
+	if err != nil {
+		return err
+	}
+	if rules.HidesInformation(eng) {
+		return Errorf(KindInvalid, "Conditional moves are not offered in %s: the opponent's cards are hidden.", eng.Title())
+	}
+	if side == g.ToMove {
+		return Errorf(KindInvalid, "It is your move: a plan is for while your opponent thinks.")
+	}
+	if len(lines) == 0 {
+		_, err := tx.ExecContext(ctx, `DELETE FROM conditional_moves WHERE game_id = ? AND user_id = ?`, g.ID, userID)
+		return err
+	}
+	if err := checkPlan(st, lines); err != nil {
+		return err
+	}
+	data, err := json.Marshal(lines)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO conditional_moves (game_id, user_id, base_ply, lines, updated_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (game_id, user_id) DO UPDATE SET base_ply = excluded.base_ply, lines = excluded.lines, updated_at = excluded.updated_at`,
+		g.ID, userID, g.Ply, string(data), unix(now))
+	if err != nil {
+		return fmt.Errorf("db: store plan: %w", err)
+	}
+	return nil
 }
 
 // checkPlan checks every line of a plan from st (the opponent to move).

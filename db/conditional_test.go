@@ -111,3 +111,45 @@ func TestConditionalMoves(t *testing.T) {
 		t.Errorf("a plan in the card game: %v, want invalid (hidden cards)", err)
 	}
 }
+
+// TestAddPlanLine: a line added to a plan joins the lines planned at the
+// same position (once, however often it is added), under the checks of
+// SetPlan; a plan left from an earlier position is replaced.
+func TestAddPlanLine(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	g, a, b := newGame(t, store, "trench", "single")
+	if g.Side[0].ID != a.ID {
+		a, b = b, a
+	}
+	st, _ := g.Decode()
+	x1, z1 := st.Legal(rules.Side0)[0], st.Legal(rules.Side0)[1]
+	s1, _ := st.Apply(x1)
+	y1, y2 := s1.Legal(rules.Side1)[0], s1.Legal(rules.Side1)[1]
+	t1, _ := st.Apply(z1)
+	w1 := t1.Legal(rules.Side1)[0]
+
+	for _, line := range [][]string{{x1, y1}, {z1, w1}, {x1, y1}} {
+		if err := store.AddPlanLine(ctx, g.ID, b.ID, 0, line, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, ok, err := store.PlanOf(ctx, g.ID, b.ID)
+	if err != nil || !ok || len(p.Lines) != 2 || p.Lines[0][1] != y1 || p.Lines[1][1] != w1 {
+		t.Fatalf("the plan after three additions (one twice): %+v %v %v", p, ok, err)
+	}
+	for _, c := range []struct {
+		line []string
+		want string
+	}{{[]string{x1, y2}, "two different replies"}, {[]string{x1}, "give your reply"}, {[]string{st.Legal(rules.Side0)[2], "zz9"}, "move 2"}} {
+		if err := store.AddPlanLine(ctx, g.ID, b.ID, 0, c.line, t0); db.KindOf(err) != db.KindInvalid || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("adding %q: %v, want invalid mentioning %q", c.line, err, c.want)
+		}
+	}
+	if err := store.AddPlanLine(ctx, g.ID, a.ID, 0, []string{y1, x1}, t0); db.KindOf(err) != db.KindInvalid {
+		t.Errorf("a line added by the player to move: %v, want invalid", err)
+	}
+	if p2, _, _ := store.PlanOf(ctx, g.ID, b.ID); len(p2.Lines) != 2 {
+		t.Fatalf("a refused line changed the plan: %+v", p2)
+	}
+}

@@ -41,10 +41,19 @@ type Game struct {
 	// declined, which may not offer again until it has moved; NoSide when
 	// none.
 	ArmisticeDeclined rules.Side
-	LastMove          string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	EndedAt           time.Time
+	// Takebacks reports whether the game's match allows takebacks (the
+	// challenge it came from said so; never in the card game).
+	Takebacks bool
+	// TakebackBy is the side asking to take back its last move; NoSide
+	// when no request is open. The opponent's next move voids it.
+	TakebackBy rules.Side
+	// TakebackDeclined is the ply of the move whose takeback the opponent
+	// declined (it may not be asked about again); 0 when none.
+	TakebackDeclined int
+	LastMove         string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	EndedAt          time.Time
 }
 
 // Finished reports whether the game has ended.
@@ -114,12 +123,13 @@ const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swap
 	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
 	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
 	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply,
-	COALESCE(g.armistice_declined, -1)
+	COALESCE(g.armistice_declined, -1), COALESCE(g.takeback_by, -1), COALESCE(g.takeback_declined, 0),
+	COALESCE((SELECT c.takebacks FROM challenges c WHERE c.match_id = g.match_id ORDER BY c.id LIMIT 1), 0)
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	var g Game
-	var toMove, winner, armistice, declined int
+	var toMove, winner, armistice, declined, takeback int
 	var deadline, created, updated, bi, ba, bm, b0, b1, turn int64
 	var ended sql.NullInt64
 	var reason string
@@ -127,7 +137,8 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
 		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
 		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
-		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly, &declined)
+		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly, &declined,
+		&takeback, &g.TakebackDeclined, &g.Takebacks)
 	if g.Clock.Kind == "move" {
 		g.Clock.DaysPerMove = g.DaysPerMove
 	}
@@ -135,7 +146,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 	g.Bank = [2]time.Duration{secs(b0), secs(b1)}
 	g.TurnStarted = fromUnix(turn)
 	g.ToMove, g.Winner, g.ArmisticeBy = rules.Side(toMove), rules.Side(winner), rules.Side(armistice)
-	g.ArmisticeDeclined = rules.Side(declined)
+	g.ArmisticeDeclined, g.TakebackBy = rules.Side(declined), rules.Side(takeback)
 	g.Reason = rules.Reason(reason)
 	g.Deadline, g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(deadline), fromUnix(created), fromUnix(updated), fromNullUnix(ended)
 	return g, err
@@ -164,7 +175,11 @@ func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
 
 // readMoves reads the moves of game id in order from SQLite.
 func (db *DB) readMoves(ctx context.Context, gameID int64) ([]Move, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT ply, side, move, created_at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
+	return movesOf(ctx, db.read, gameID)
+}
+
+func movesOf(ctx context.Context, q queryer, gameID int64) ([]Move, error) {
+	rows, err := q.QueryContext(ctx, `SELECT ply, side, move, created_at FROM moves WHERE game_id = ? ORDER BY ply`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("db: moves: %w", err)
 	}
@@ -391,8 +406,11 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 	}
 	userID := g.Side[side].ID
 	ply := g.Ply + 1
-	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at) VALUES (?, ?, ?, ?, ?)`,
-		g.ID, ply, int(side), move, unix(now)); err != nil {
+	// The mover's clock before the move is kept with it: a takeback
+	// restores it.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, ply, side, move, created_at, bank_before_s, turn_started_before, turn_ply_before)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, ply, int(side), move, unix(now), seconds(g.Bank[side]), unix(g.TurnStarted), g.TurnPly); err != nil {
 		return nil, fmt.Errorf("db: insert move: %w", err)
 	}
 	if err := messageWithMove(ctx, tx, g, side, ply, message, now); err != nil {
@@ -422,7 +440,7 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		}
 	}
 	if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
-		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?,
+		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?, takeback_by = NULL,
 		armistice_declined = CASE WHEN armistice_declined = ? THEN NULL ELSE armistice_declined END`,
 		next.Encode(), ply, int(toMove), move, unix(dl), res.Score[0], res.Score[1],
 		seconds(banks[0]), seconds(banks[1]), unix(now), turnPly, int(side)); err != nil {

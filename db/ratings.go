@@ -91,12 +91,15 @@ func ratingOf(ctx context.Context, q queryer, userID int64, game string, now tim
 }
 
 // matchRated reports whether match id is rated (the challenge or the
-// tournament it came from was).
+// tournament it came from was; a tournament's match against an entrant
+// entered unrated, a computer player, is not).
 func matchRated(ctx context.Context, q queryer, matchID int64) (bool, error) {
 	var rated bool
 	err := q.QueryRowContext(ctx, `SELECT rated FROM (
 			SELECT rated, 0 AS o FROM challenges WHERE match_id = ?
-			UNION ALL SELECT t.rated, 1 FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = ?
+			UNION ALL SELECT t.rated AND NOT EXISTS (SELECT 1 FROM tournament_entrants e
+					WHERE e.tournament_id = t.id AND e.user_id IN (m.player0_id, m.player1_id) AND e.rated = 0), 1
+				FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = ?
 		) ORDER BY o LIMIT 1`, matchID, matchID).Scan(&rated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil

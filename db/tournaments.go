@@ -79,6 +79,13 @@ type Entrant struct {
 	Player
 	Rating    float64 // the rating they were seeded with
 	Withdrawn bool    // withdrew after the start
+	// Computer is the level ("easy", "medium", "hard") of a computer
+	// player, "" for a person.
+	Computer string
+	// Rated: the games against this entrant may change ratings (always
+	// for a person; for a computer player, as the server rated games
+	// against the computer when it was entered).
+	Rated bool
 }
 
 // TournamentPairing is one game of a round: Side[1].ID == 0 is a bye;
@@ -245,7 +252,7 @@ func (db *DB) Tournaments(ctx context.Context) ([]Tournament, error) {
 }
 
 func entrantsOf(ctx context.Context, q queryer, id int64) ([]Entrant, error) {
-	rows, err := q.QueryContext(ctx, `SELECT e.user_id, u.name, e.rating, e.withdrawn_at IS NOT NULL
+	rows, err := q.QueryContext(ctx, `SELECT e.user_id, u.name, e.rating, e.withdrawn_at IS NOT NULL, COALESCE(u.computer_level, ''), e.rated
 		FROM tournament_entrants e JOIN users u ON u.id = e.user_id
 		WHERE e.tournament_id = ? ORDER BY e.rating DESC, u.id`, id)
 	if err != nil {
@@ -255,7 +262,7 @@ func entrantsOf(ctx context.Context, q queryer, id int64) ([]Entrant, error) {
 	var out []Entrant
 	for rows.Next() {
 		var e Entrant
-		if err := rows.Scan(&e.ID, &e.Name, &e.Rating, &e.Withdrawn); err != nil {
+		if err := rows.Scan(&e.ID, &e.Name, &e.Rating, &e.Withdrawn, &e.Computer, &e.Rated); err != nil {
 			return nil, fmt.Errorf("db: entrants: %w", err)
 		}
 		out = append(out, e)
@@ -298,6 +305,24 @@ func (db *DB) JoinTournament(ctx context.Context, id, userID int64, now time.Tim
 	if err != nil {
 		return err
 	}
+	var computer bool
+	if err := tx.QueryRowContext(ctx, `SELECT computer_level IS NOT NULL FROM users WHERE id = ?`, userID).Scan(&computer); err != nil {
+		return fmt.Errorf("db: join tournament: %w", err)
+	}
+	if computer {
+		return Errorf(KindForbidden, "A computer player is entered by the organiser.")
+	}
+	if err := enterTournament(ctx, tx, t, userID, true, "You have already joined this tournament.", now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// enterTournament adds userID to signing-up tournament t (rated: whether
+// games against them change ratings) and starts t when that fills its
+// last place and it has no sign-up deadline. Errors: KindConflict (not
+// signing up, full, or already entered: then with the message taken).
+func enterTournament(ctx context.Context, tx *Tx, t Tournament, userID int64, rated bool, taken string, now time.Time) error {
 	switch {
 	case t.Status != "signup":
 		return Errorf(KindConflict, "The sign-up of this tournament is over.")
@@ -308,18 +333,82 @@ func (db *DB) JoinTournament(ctx context.Context, id, userID int64, now time.Tim
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO tournament_entrants (tournament_id, user_id, rating, joined_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT DO NOTHING`, id, userID, r.Rating, unix(now))
+	res, err := tx.ExecContext(ctx, `INSERT INTO tournament_entrants (tournament_id, user_id, rating, joined_at, rated) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT DO NOTHING`, t.ID, userID, r.Rating, unix(now), rated)
 	if err != nil {
 		return fmt.Errorf("db: join tournament: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(KindConflict, "You have already joined this tournament.")
+		return Errorf(KindConflict, "%s", taken)
 	}
 	if t.StartsAt.IsZero() && t.Entrants+1 == t.MaxPlayers {
-		if err := startTournament(ctx, tx, id, now); err != nil {
-			return err
-		}
+		return startTournament(ctx, tx, t.ID, now)
+	}
+	return nil
+}
+
+// AddComputerEntrant lets the organiser (organiserID) of tournament id
+// enter the computer account of level ("easy", "medium" or "hard") before
+// the start, as a player like any other: the tournament starts if that
+// fills it and it has no sign-up deadline. rated says whether its games
+// change ratings (in a rated tournament; the server's rule for games
+// against the computer). Whether the computer plays the tournament's game
+// is for the caller to check. Errors: KindNotFound, KindForbidden (not
+// the organiser), KindInvalid (unknown level), KindConflict (not signing
+// up, full, or that level already entered).
+func (db *DB) AddComputerEntrant(ctx context.Context, id, organiserID int64, level string, rated bool, now time.Time) error {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	t, err := tournamentByID(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if t.Organiser.ID != organiserID {
+		return Errorf(KindForbidden, "Only the organiser can add computer players.")
+	}
+	comp, err := computerByLevel(ctx, tx, level)
+	if err != nil {
+		return err
+	}
+	if err := enterTournament(ctx, tx, t, comp.ID, rated, comp.Name+" is already in this tournament.", now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// RemoveComputerEntrant lets the organiser (organiserID) of tournament id
+// take the computer account of level out before the start. Errors:
+// KindNotFound, KindForbidden (not the organiser), KindInvalid (unknown
+// level), KindConflict (started, or that level not entered).
+func (db *DB) RemoveComputerEntrant(ctx context.Context, id, organiserID int64, level string) error {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	t, err := tournamentByID(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	switch {
+	case t.Organiser.ID != organiserID:
+		return Errorf(KindForbidden, "Only the organiser can remove computer players.")
+	case t.Status != "signup":
+		return Errorf(KindConflict, "The entrants can change only before the start.")
+	}
+	comp, err := computerByLevel(ctx, tx, level)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?`, id, comp.ID)
+	if err != nil {
+		return fmt.Errorf("db: remove computer entrant: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(KindConflict, "%s is not in this tournament.", comp.Name)
 	}
 	return tx.Commit()
 }

@@ -318,3 +318,87 @@ func TestTournamentSignUpRules(t *testing.T) {
 		}
 	}
 }
+
+// TestComputerEntrants: only the organiser enters a computer player, each
+// level once, before the start; it fills a place like anyone (a
+// tournament without a deadline starts when that fills it); its games are
+// rated in a rated tournament only when it was entered rated.
+func TestComputerEntrants(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "org", "ann")
+	org, ann := us[0], us[1]
+	easy, medium := computer(t, store, "easy"), computer(t, store, "medium")
+	play := func(name string, comp db.Computer, rated bool) db.TournamentDetail {
+		t.Helper()
+		tr, err := store.CreateTournament(ctx, db.NewTournament{OrganiserID: org.ID, Name: name, Game: "trenches", Variant: "standard",
+			Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 2, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, Rated: true, Seed: 4}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.JoinTournament(ctx, tr.ID, ann.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.AddComputerEntrant(ctx, tr.ID, ann.ID, comp.Level, rated, t0); db.KindOf(err) != db.KindForbidden {
+			t.Errorf("a player who is not the organiser adds the computer: %v, want forbidden", err)
+		}
+		if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, "grandmaster", rated, t0); db.KindOf(err) != db.KindInvalid {
+			t.Errorf("an unknown level: %v, want invalid", err)
+		}
+		if err := store.JoinTournament(ctx, tr.ID, comp.ID, t0); db.KindOf(err) != db.KindForbidden {
+			t.Errorf("the computer joining by itself: %v, want forbidden", err)
+		}
+		if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, comp.Level, rated, t0); err != nil {
+			t.Fatal(err)
+		}
+		d, err := store.Tournament(ctx, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Status != "running" || len(d.Entrants) != 2 {
+			t.Fatalf("after the computer filled the last place: %s with %d entrants, want running with 2", d.Status, len(d.Entrants))
+		}
+		if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, "hard", rated, t0); db.KindOf(err) != db.KindConflict {
+			t.Errorf("adding a computer after the start: %v, want a conflict", err)
+		}
+		if err := store.RemoveComputerEntrant(ctx, tr.ID, org.ID, comp.Level); db.KindOf(err) != db.KindConflict {
+			t.Errorf("removing the computer after the start: %v, want a conflict", err)
+		}
+		return playOut(t, store, tr.ID, func(p db.TournamentPairing) bool { return p.Side[0].ID == ann.ID }, nil, t0)
+	}
+	if d := play("Unrated computer", easy, false); d.Status != "finished" {
+		t.Fatalf("status %s", d.Status)
+	}
+	if r := rating(t, store, ann, "trenches"); r.Games != 0 {
+		t.Errorf("ann has %d rated games after playing an unrated computer entrant, want 0", r.Games)
+	}
+	play("Rated computer", medium, true)
+	if r := rating(t, store, ann, "trenches"); r.Games != 2 {
+		t.Errorf("ann has %d rated games after two against a rated computer entrant, want 2", r.Games)
+	}
+
+	// Before the start: each level once; removed by the organiser only.
+	tr, err := store.CreateTournament(ctx, db.NewTournament{OrganiserID: org.ID, Name: "Sign-up", Game: "trenches", Variant: "standard",
+		Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 4, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, Seed: 5}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, "easy", false, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, "easy", false, t0); db.KindOf(err) != db.KindConflict {
+		t.Errorf("the same level twice: %v, want a conflict", err)
+	}
+	if err := store.RemoveComputerEntrant(ctx, tr.ID, ann.ID, "easy"); db.KindOf(err) != db.KindForbidden {
+		t.Errorf("a player removing the computer: %v, want forbidden", err)
+	}
+	if err := store.RemoveComputerEntrant(ctx, tr.ID, org.ID, "medium"); db.KindOf(err) != db.KindConflict {
+		t.Errorf("removing a level not entered: %v, want a conflict", err)
+	}
+	if err := store.RemoveComputerEntrant(ctx, tr.ID, org.ID, "easy"); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := store.Tournament(ctx, tr.ID); len(d.Entrants) != 0 {
+		t.Errorf("entrants after the removal: %+v", d.Entrants)
+	}
+}

@@ -195,6 +195,10 @@ type exportGame struct {
 	// Record is the game's record as /games/ID/record serves it; empty
 	// for a game in progress that hides information (cards) until its end.
 	Record string `json:"record"`
+	// Notes are the player's own private notes on the game (absent when
+	// none), NotesSaved when they were last saved.
+	Notes      string     `json:"notes,omitempty"`
+	NotesSaved *time.Time `json:"notes_saved,omitempty"`
 }
 
 // exportRating is one rating in a player's data download.
@@ -222,7 +226,7 @@ type exportData struct {
 }
 
 // export sends the signed-in user's data as a JSON download: profile,
-// ratings and every game with its record.
+// ratings and every game with its record and the user's own notes.
 func (h *accountHandler) export(c echo.Context) error {
 	d, err := h.db.ExportAccount(c.Request().Context(), currentViewer(c).ID)
 	if err != nil {
@@ -245,6 +249,10 @@ func (h *accountHandler) export(c echo.Context) error {
 		e := exportGame{ID: g.ID, URL: fmt.Sprintf("%s/games/%d", base, g.ID), Game: g.Game, Variant: g.Variant, Status: g.Status}
 		if !rules.HidesInformation(eng) || g.Finished() {
 			e.Record = gameRecord(eng, g, gm.Moves).String()
+		}
+		if gm.Note.Body != "" {
+			saved := gm.Note.Updated.UTC()
+			e.Notes, e.NotesSaved = gm.Note.Body, &saved
 		}
 		out.Games = append(out.Games, e)
 	}

@@ -102,7 +102,7 @@ func testAnalysis(t *testing.T, game string) {
 	}
 	// With JavaScript the panel polls itself.
 	a.HTMX = true
-	a.get(fmt.Sprintf("/games/%d/analysis", id), true)
+	a.get(fmt.Sprintf("/games/%d/analysis/panel", id), true)
 	a.wantStatus(http.StatusOK)
 	if trig, _ := a.Last.Find("#analysis").Attr("hx-trigger"); !strings.HasPrefix(trig, "every") || a.Last.Find("nav.top").Length() != 0 {
 		t.Fatalf("the polled panel is not a self-updating fragment (trigger %q)", trig)
@@ -132,7 +132,7 @@ func testAnalysis(t *testing.T, game string) {
 	}
 	// The poll of a finished analysis reloads the page.
 	a.HTMX = true
-	a.get(fmt.Sprintf("/games/%d/analysis", id), true)
+	a.get(fmt.Sprintf("/games/%d/analysis/panel", id), true)
 	if a.Status != http.StatusNoContent || a.Header.Get("HX-Refresh") != "true" {
 		t.Fatalf("the poll of a finished analysis: %d, HX-Refresh %q", a.Status, a.Header.Get("HX-Refresh"))
 	}

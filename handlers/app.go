@@ -53,6 +53,9 @@ type Config struct {
 	// RateBotGames makes games against the computer rated (they are not
 	// by default).
 	RateBotGames bool
+	// TournamentsByAdminsOnly lets only the server's administrators
+	// create tournaments (any signed-in player may by default).
+	TournamentsByAdminsOnly bool
 	// MoveNodes is the node budget of each computer move; 0 means the
 	// level's own (a small budget makes tests fast).
 	MoveNodes int64

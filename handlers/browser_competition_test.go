@@ -181,3 +181,51 @@ func TestBrowserConditionalReply(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserTournamentComputer: carol organises a round robin of two in
+// the browser, joins it and adds the easy computer player with the form on
+// the tournament page, which fills it and starts it; the computer then
+// makes its first move where it moves first.
+func TestBrowserTournamentComputer(t *testing.T) {
+	needChromium(t)
+	for _, js := range []bool{true, false} {
+		t.Run(fmt.Sprintf("js=%v", js), func(t *testing.T) {
+			s, _ := startWithComputer(t, "", nil)
+			b := newTab(t, s, js)
+			b.signUp("carol")
+			page := organiseInBrowser(t, b, "Carol and the computer", "trenches:standard", "roundrobin", "3", "2", "2")
+			b.clickAndLoad(`#tournament-actions form[action$="/join"] button`)
+			if got := b.text("#tournament-computer-rule"); !strings.Contains(got, "not rated") {
+				t.Errorf("the page's rule for the computer: %q", got)
+			}
+			b.within(10*time.Second, "choose the level",
+				chromedp.SetValue(chromedp.CSS(`#add-computer select[name="level"]`), "easy"))
+			b.clickAndLoad(`#add-computer button[type="submit"]`)
+			if loc := b.location(); loc != page {
+				t.Fatalf("after adding the computer the browser is at %s", loc)
+			}
+			if got := b.text("#entrants"); !strings.Contains(got, "Computer · easy") {
+				t.Fatalf("entrants: %q", got)
+			}
+			if st := b.text("#tournament-status"); !strings.Contains(st, "Running") {
+				t.Fatalf("the full tournament says %q", st)
+			}
+			var id int64
+			fmt.Sscanf(page, "/tournaments/%d", &id)
+			d, err := s.DB.Tournament(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved := false
+			for _, p := range d.Pairings {
+				if p.Side[0].Name == "Computer · easy" {
+					waitFor(t, "the computer's first move", func() bool { return s.game(t, p.GameID).Ply >= 1 })
+					moved = true
+				}
+			}
+			if !moved {
+				t.Fatalf("the computer moves first in none of %+v", d.Pairings)
+			}
+		})
+	}
+}

@@ -30,6 +30,11 @@ type challengeHandler struct {
 func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) views.ChallengeForm {
 	f := views.ChallengeForm{Page: pageOf(c, "New challenge"), Game: game, Opponent: in.Opponent, Error: msg}
 	f.Rated = in.Rated
+	f.Takebacks = []views.Option{
+		{Value: "", Label: "As usual: allowed in an unrated game, not in a rated one", Selected: in.Takebacks == ""},
+		{Value: "on", Label: "Allowed (in a rated game too)", Selected: in.Takebacks == "on"},
+		{Value: "off", Label: "Not allowed", Selected: in.Takebacks == "off"},
+	}
 	engines := engines()
 	if _, ok := rules.Lookup(game); !ok && len(engines) > 0 {
 		f.Game = engines[0].Key()
@@ -41,6 +46,9 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 	}
 	for _, e := range engines {
 		g := views.ChallengeGame{Key: e.Key(), Title: e.Title()}
+		if rules.HidesInformation(e) {
+			g.NoTakebacks = "No takebacks in " + e.Title() + ": a played card has been seen."
+		}
 		for i, v := range e.Variants() {
 			g.Variants = append(g.Variants, views.Option{Value: v.Key, Label: v.Title, Selected: in.Variant == v.Key || in.Variant == "" && i == 0})
 		}
@@ -127,6 +135,7 @@ func (h *challengeHandler) create(c echo.Context) error {
 		DaysPerMove: days,
 		Clock:       formClock(c),
 		Rated:       c.FormValue("rated") != "",
+		Takebacks:   c.FormValue("takebacks"),
 	}
 	_, err = h.db.CreateChallenge(c.Request().Context(), in, h.now())
 	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound || k == db.KindTooMany) {

@@ -191,7 +191,7 @@ func analysisPanel(ctx context.Context, store *db.DB, g db.Game, signedIn bool) 
 	if err != nil {
 		return nil, an, err
 	}
-	p := &views.AnalysisPanel{URL: fmt.Sprintf("/games/%d/analysis", g.ID), State: an.State, Done: an.Done, Total: an.Total,
+	p := &views.AnalysisPanel{URL: fmt.Sprintf("/games/%d/analysis", g.ID), PollURL: fmt.Sprintf("/games/%d/analysis/panel", g.ID), State: an.State, Done: an.Done, Total: an.Total,
 		ReloadHref: fmt.Sprintf("/games/%d", g.ID)}
 	p.CanQueue = signedIn && (!found || an.State == "failed")
 	if an.State == "failed" {
@@ -253,7 +253,7 @@ func (h *analysisHandler) queue(c echo.Context) error {
 	return h.panel(c)
 }
 
-// panel is the analysis panel alone (GET /games/:id/analysis, polled by
+// panel is the analysis panel alone (GET /games/:id/analysis/panel, polled by
 // htmx while the analysis runs); once it is done the page reloads to show
 // the result everywhere (graph, move list, board). A plain request goes
 // to the game.

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"fmt"
+	"github.com/PuerkitoBio/goquery"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -208,7 +209,15 @@ func TestPlayTheComputer(t *testing.T) {
 			if ids := archiveIDs(t, a, ""); len(ids) == 0 || ids[0] != id {
 				t.Fatalf("the archive lists %v, want game %d first", ids, id)
 			}
-			a.Get("/players/" + url.PathEscape(computer))
+			// The archive's link to the computer's profile (a name with a
+			// space and a middle dot) is escaped and leads to it.
+			link := a.Last.Find("#archive tbody tr a").FilterFunction(func(_ int, l *goquery.Selection) bool {
+				return l.Text() == computer
+			}).First()
+			if href, _ := link.Attr("href"); href != "/players/"+url.PathEscape(computer) {
+				t.Fatalf("the archive links the computer's profile as %q", href)
+			}
+			a.Click(link)
 			a.wantStatus(http.StatusOK)
 			if a.Last.Find(fmt.Sprintf(`a[href="/games/%d"]`, id)).Length() == 0 {
 				t.Fatal("the computer's profile does not list the game")

@@ -63,9 +63,10 @@ func selectionURL(gameURL string, sel []string) string {
 
 // nextSteps computes, for the clicks made so far (sel), what each possible
 // next click does: complete a legal move (Move) or extend the selection
-// (Href). A selection that no legal move starts with is dropped. Clicking
-// another first click (another unit) restarts the selection.
-func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (map[string]views.Step, []string) {
+// (Href, the address selectionHref gives for the longer selection). A
+// selection that no legal move starts with is dropped. Clicking another
+// first click (another unit) restarts the selection.
+func nextSteps(st rules.State, legal []string, sel []string, selectionHref func(sel []string) string) (map[string]views.Step, []string) {
 	clicks := make([][]string, len(legal))
 	for i, m := range legal {
 		clicks[i] = st.Clicks(m)
@@ -92,14 +93,14 @@ func nextSteps(st rules.State, legal []string, sel []string, gameURL string) (ma
 		if len(c) == len(sel)+1 {
 			next[tok] = views.Step{Move: legal[i]}
 		} else if _, done := next[tok]; !done {
-			next[tok] = views.Step{Href: selectionURL(gameURL, append(slices.Clone(sel), tok))}
+			next[tok] = views.Step{Href: selectionHref(append(slices.Clone(sel), tok))}
 		}
 	}
 	if len(sel) > 0 {
 		for _, c := range clicks {
 			if len(c) > 0 {
 				if _, taken := next[c[0]]; !taken && !(len(sel) > 0 && c[0] == sel[0]) {
-					next[c[0]] = views.Step{Href: selectionURL(gameURL, c[:1])}
+					next[c[0]] = views.Step{Href: selectionHref(c[:1])}
 				}
 			}
 		}
@@ -189,12 +190,15 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 
 	// The move list: all of it for a full page or in review mode; for
 	// htmx only the moves after the ply the page shows (appended out of
-	// band).
-	from := 0
+	// band). A page past the game's ply shows moves taken back since: it
+	// gets the whole list, replacing its own.
+	from, wholeLog := 0, false
 	if isHTMX(c) && review < 0 {
 		from = g.Ply
 		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {
 			from = n
+		} else if err == nil && n > g.Ply {
+			from, wholeLog = 0, true
 		}
 	}
 	log, err := moveLog(eng, g, s.moves, from, seer)
@@ -224,6 +228,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		Finished: g.Finished(),
 		Ply:      g.Ply,
 		Log:      log,
+		LogWhole: wholeLog,
 		LogHref:  gameURL + "?ply=",
 		Message:  message,
 		View:     shown.View(seer),
@@ -295,6 +300,12 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if review >= 0 {
 		p.Review = reviewLinks(eng, g, review, views.HasImage(p.View))
 	}
+	if !rules.HidesInformation(eng) {
+		p.AnalysisBoardHref = gameURL + "/analysis"
+		if review >= 0 && review < g.Ply {
+			p.AnalysisBoardHref += "?ply=" + strconv.Itoa(review)
+		}
+	}
 	if !g.Finished() {
 		if side.Valid() {
 			p.CanResign = true
@@ -302,6 +313,11 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
 				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other(),
 				DeclinedMine: g.ArmisticeDeclined == side, Terms: rules.ArmisticeText(eng)}
+			if review < 0 {
+				if p.Takeback, err = takebackState(eng, g, s.moves, side); err != nil {
+					return views.GamePage{}, err
+				}
+			}
 		}
 		if review < 0 {
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
@@ -314,7 +330,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					if err != nil {
 						return views.GamePage{}, err
 					}
-					p.View, p.Play.LastMove = after.View(side), st.Clicks(pending)
+					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
 					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
 						Text: st.Describe(pending, side), CancelHref: gameURL}
 				} else {
@@ -322,7 +338,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 						p.Message = "That move is not possible in this position; nothing was sent."
 					}
 					p.Play.CanMove = len(legal) > 0
-					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), gameURL)
+					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
 					if len(p.Play.Selected) > 0 {
 						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
 					}
@@ -623,7 +639,48 @@ func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *v
 // version identifies what an open page shows of a game: a change of it is
 // what the live poll waits for.
 func version(g db.Game) string {
-	return fmt.Sprintf("%d.%s.%d", g.Ply, g.Status, g.ArmisticeBy)
+	return fmt.Sprintf("%d.%s.%d.%d.%d", g.Ply, g.Status, g.ArmisticeBy, g.TakebackBy, g.TakebackDeclined)
+}
+
+// takebackState is what player side of active game g may do about a
+// takeback: ask, answer the opponent's request (its move in words), or
+// read why the game has none (the card game). Errors: a stored game that
+// does not replay.
+func takebackState(eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) (views.TakebackState, error) {
+	if rules.HidesInformation(eng) {
+		return views.TakebackState{Unavailable: db.TakebackRefusal(g)}, nil
+	}
+	if !g.Takebacks {
+		return views.TakebackState{}, nil
+	}
+	t := views.TakebackState{CanAsk: g.CanAskTakeback(side), AskedByMe: g.TakebackBy == side,
+		AskedToMe: g.TakebackBy == side.Other(), DeclinedMine: g.TakebackDeclined == g.Ply && g.ToMove != side}
+	if t.AskedToMe && g.Ply > 0 && len(moves) == g.Ply {
+		before, err := stateAt(eng, g, moves, g.Ply-1)
+		if err != nil {
+			return t, err
+		}
+		t.LastMove = before.Describe(moves[g.Ply-1].Move, side)
+	}
+	return t, nil
+}
+
+// takeback asks to take back the viewer's last move, or accepts or
+// declines the opponent's request (/takeback/ask, /accept, /decline).
+func (h *gameHandler) takeback(c echo.Context) error {
+	action := c.Param("action")
+	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
+		var err error
+		switch action {
+		case "ask":
+			_, err = h.db.AskTakeback(ctx, id, uid, ply, h.now())
+		case "accept", "decline":
+			_, err = h.db.AnswerTakeback(ctx, id, uid, ply, action == "accept", h.now())
+		default:
+			err = db.Errorf(db.KindNotFound, "There is no such page.")
+		}
+		return err
+	})
 }
 
 // show renders the game page (a fragment for htmx). ?sel= carries the
@@ -827,14 +884,19 @@ func (h *gameHandler) resign(c echo.Context) error {
 	})
 }
 
-// plan saves the viewer's conditional moves (an empty plan clears them).
+// plan saves the viewer's conditional moves (an empty plan clears them):
+// the typed plan (field plan) replaces the one saved, one line from the
+// analysis board (field add: its moves separated by spaces) joins it.
 // Errors: the game page with the reason (the first illegal move) and a
 // 400; a stale ply a 409.
 func (h *gameHandler) plan(c echo.Context) error {
-	text := c.FormValue("plan")
+	text, add := c.FormValue("plan"), c.FormValue("add")
 	return h.act(c, func(ctx context.Context, id, uid int64, ply int) error {
-		if len(text) > 4000 {
+		if len(text) > 4000 || len(add) > 4000 {
 			return db.Errorf(db.KindInvalid, "The plan is too long.")
+		}
+		if add != "" {
+			return h.db.AddPlanLine(ctx, id, uid, ply, strings.Fields(add), h.now())
 		}
 		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 	})

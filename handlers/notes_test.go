@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -95,7 +96,8 @@ func TestNotesPrivate(t *testing.T) {
 			for _, htmx := range []bool{false, true} {
 				for _, p := range []string{page, page + "?ply=0", page + "?ply=1", page + "/live?v=stale", page + "/social",
 					page + "/record", page + "/position.svg?ply=2", "/archive", "/players/alice", "/players/bob", "/",
-					"/settings", "/settings/export", "/leaderboard/trench", "/players"} {
+					"/settings", "/settings/export", "/leaderboard/trench", "/players",
+					page + "/analysis", page + "/analysis?ply=1", page + "/analysis/panel"} {
 					raw(who, p, htmx)
 				}
 			}
@@ -121,4 +123,61 @@ func TestNotesPrivate(t *testing.T) {
 	bob.Submit(bob.Last.Find("#confirm-resign"), url.Values{"confirm": {"yes"}})
 	bob.wantStatus(http.StatusOK)
 	walk("after the game")
+}
+
+// TestExportNotes: the data export carries the player's own notes beside
+// each game, and never the opponent's.
+func TestExportNotes(t *testing.T) {
+	s := startServer(t, "", nil)
+	alice, bob := signedUpPair(t, s)
+	id := challenge(t, alice, bob, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", id)
+	const mine, theirs = "ALICE-EXPORT-NOTE watch g5", "BOB-EXPORT-NOTE trade the general"
+	for who, body := range map[*client]string{alice: mine, bob: theirs} {
+		who.Get(page)
+		who.Submit(who.Last.Find("#notes-form"), url.Values{"notes": {body}})
+		who.wantStatus(http.StatusOK)
+	}
+	type exported struct {
+		Games []struct {
+			ID         int64
+			Notes      string
+			NotesSaved string `json:"notes_saved"`
+		}
+	}
+	export := func(who *client) (exported, string) {
+		t.Helper()
+		res, err := who.http.Get(s.URL + "/settings/export")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("export: status %d, %v", res.StatusCode, err)
+		}
+		var e exported
+		if err := json.Unmarshal(body, &e); err != nil {
+			t.Fatal(err)
+		}
+		return e, string(body)
+	}
+	for _, tc := range []struct {
+		who          *client
+		want, absent string
+	}{{alice, mine, "BOB-EXPORT"}, {bob, theirs, "ALICE-EXPORT"}} {
+		e, raw := export(tc.who)
+		if len(e.Games) != 1 || e.Games[0].ID != id || e.Games[0].Notes != tc.want || e.Games[0].NotesSaved == "" {
+			t.Errorf("%s's export: %+v", tc.who.Name, e.Games)
+		}
+		if strings.Contains(raw, tc.absent) {
+			t.Errorf("%s's export holds the opponent's notes", tc.who.Name)
+		}
+	}
+	// Notes cleared: none in the export.
+	alice.Get(page)
+	alice.Submit(alice.Last.Find("#notes-form"), url.Values{"notes": {""}})
+	if e, _ := export(alice); len(e.Games) != 1 || e.Games[0].Notes != "" {
+		t.Errorf("cleared notes are still exported: %+v", e.Games)
+	}
 }

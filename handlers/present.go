@@ -214,7 +214,7 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 // challengeRow is a challenge in a list, seen by userID.
 func challengeRow(c db.Challenge, userID int64) views.ChallengeRow {
 	r := views.ChallengeRow{ID: c.ID, From: c.Creator.Name, To: c.Opponent.Name, Game: c.Game, Variant: c.Variant,
-		Color: "random", Time: c.Clock.String()}
+		Color: "random", Time: c.Clock.String(), Takebacks: c.Takebacks}
 	if eng, ok := rules.Lookup(c.Game); ok {
 		r.Game, r.Variant = eng.Title(), variantTitle(eng, c.Variant)
 		switch c.Color {

@@ -86,7 +86,9 @@ func (a *App) routes(e *echo.Echo) {
 	computer := &computerHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rated: a.cfg.RateBotGames, wake: a.computer.Wake}
 	site.POST("/computer", computer.start, requireUser)
 	analysis := &analysisHandler{games: games, db: a.db, now: a.cfg.Now, nodes: a.cfg.AnalysisNodes, wake: a.computer.Wake}
-	site.GET("/games/:id/analysis", analysis.panel)
+	site.GET("/games/:id/analysis/panel", analysis.panel)
+	board := &analysisBoardHandler{db: a.db, matchScore: a.computer.matchScore, evals: make(chan struct{}, 1)}
+	site.GET("/games/:id/analysis", board.board)
 	site.POST("/games/:id/analysis", analysis.queue, requireUser)
 
 	site.GET("/games/:id", games.show)
@@ -97,6 +99,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/games/:id/plan", games.plan, requireUser)
 	site.POST("/games/:id/notes", games.notes, requireUser)
 	site.POST("/games/:id/armistice/:action", games.armistice, requireUser)
+	site.POST("/games/:id/takeback/:action", games.takeback, requireUser)
 	site.GET("/matches/:id", games.match)
 
 	social := &socialHandler{games: games, db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
@@ -110,7 +113,8 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/leaderboard", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/leaderboard/trench") })
 	site.GET("/leaderboard/:game", competition.leaderboard)
 	site.GET("/players", competition.directory)
-	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed}
+	tournaments := &tournamentHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, adminsOnly: a.cfg.TournamentsByAdminsOnly,
+		rateBots: a.cfg.RateBotGames, wake: a.computer.Wake}
 	site.GET("/tournaments", tournaments.list)
 	site.GET("/tournaments/new", tournaments.form, requireUser)
 	site.POST("/tournaments", tournaments.create, requireUser)

@@ -11,17 +11,38 @@ import (
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/bot"
 	"github.com/trench-games/trench/views"
 )
 
 // tournamentHandler serves the tournaments: the list, the organiser's
 // form, a tournament's page and its actions (join, leave or withdraw,
-// start, cancel).
+// start, cancel, add or remove a computer player).
 type tournamentHandler struct {
 	db   *db.DB
 	now  func() time.Time
 	seed func() int64
+	// adminsOnly: only administrators create tournaments.
+	adminsOnly bool
+	// rateBots: games against the computer are rated (in a rated
+	// tournament).
+	rateBots bool
+	// wake tells the computer's worker it may have a move to make.
+	wake func()
 }
+
+// mayCreate refuses a viewer who may not create a tournament on this
+// server. Errors: KindForbidden when only administrators may and the
+// viewer is not one.
+func (h *tournamentHandler) mayCreate(c echo.Context) error {
+	if h.adminsOnly && !currentViewer(c).Admin {
+		return db.Errorf(db.KindForbidden, "On this server only the administrators create tournaments.")
+	}
+	return nil
+}
+
+// computerLevels are the computer players' levels, weakest first.
+var computerLevels = []string{"easy", "medium", "hard"}
 
 var formatTitles = map[string]string{
 	db.FormatRoundRobin: "Round robin",
@@ -55,7 +76,12 @@ func (h *tournamentHandler) list(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := views.TournamentsPage{Page: pageOf(c, "Tournaments"), CanCreate: currentViewer(c).ID != 0}
+	v := currentViewer(c)
+	p := views.TournamentsPage{Page: pageOf(c, "Tournaments"), CanCreate: v.ID != 0 && (!h.adminsOnly || v.Admin),
+		WhoCreates: "Any signed-in player may organise a tournament."}
+	if h.adminsOnly {
+		p.WhoCreates = "On this server only the administrators organise tournaments."
+	}
 	for _, t := range ts {
 		line := views.TournamentLine{Href: fmt.Sprintf("/tournaments/%d", t.ID), Name: t.Name, Game: tournamentGame(t.Game, t.Variant),
 			Format: formatText(t), Players: fmt.Sprintf("%d of %d players", t.Entrants, t.MaxPlayers)}
@@ -102,12 +128,19 @@ func tournamentForm(c echo.Context, name, game, format, rounds, min, max, days, 
 }
 
 func (h *tournamentHandler) form(c echo.Context) error {
+	if err := h.mayCreate(c); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.TournamentFormView(tournamentForm(c, "", "trench:match", db.FormatRoundRobin, "3", "4", "8", "3", "", true, "")), nil)
 }
 
 // create stores a new tournament and sends the organiser to its page.
-// Errors: the form again with a 400 for bad settings.
+// Errors: the form again with a 400 for bad settings; 403 when only
+// administrators create tournaments and the viewer is not one.
 func (h *tournamentHandler) create(c echo.Context) error {
+	if err := h.mayCreate(c); err != nil {
+		return err
+	}
 	name, game, format := c.FormValue("name"), c.FormValue("game"), c.FormValue("format")
 	rounds, min, max, days, starts := c.FormValue("rounds"), c.FormValue("min"), c.FormValue("max"), c.FormValue("days"), c.FormValue("starts")
 	rated := c.FormValue("rated") != ""
@@ -177,6 +210,10 @@ func (h *tournamentHandler) show(c echo.Context) error {
 		p.Rule = "Players are seeded by rating; the top seeds get the byes of the first round. The winner of each pairing goes on; a drawn pairing is played again with the colours reversed until it has a winner. A round starts as soon as the last game of the one before ends."
 	}
 	entered, withdrawn := false, false
+	inside := map[string]bool{}
+	// Games against the computer are rated as the server rated them when
+	// each computer player was entered; before that, as it rates them now.
+	botsRated := h.rateBots
 	for _, e := range d.Entrants {
 		name := e.Name
 		if e.Withdrawn {
@@ -185,6 +222,25 @@ func (h *tournamentHandler) show(c echo.Context) error {
 		p.Entrants = append(p.Entrants, name)
 		if e.ID == me {
 			entered, withdrawn = true, e.Withdrawn
+		}
+		if e.Computer != "" {
+			inside[e.Computer] = true
+			botsRated = e.Rated
+		}
+	}
+	if _, ok := bot.Lookup(d.Game); ok {
+		p.ComputerRule = "The organiser may add computer players before the start; they play their games like anyone else. Games against the computer are not rated."
+		if botsRated && d.Rated {
+			p.ComputerRule = "The organiser may add computer players before the start; they play their games like anyone else, and this server rates games against the computer."
+		}
+		if d.Status == "signup" && me == d.Organiser.ID {
+			for _, l := range computerLevels {
+				if inside[l] {
+					p.ComputersIn = append(p.ComputersIn, views.Option{Value: l, Label: "Computer · " + l})
+				} else if d.Tournament.Entrants < d.MaxPlayers {
+					p.ComputersOut = append(p.ComputersOut, views.Option{Value: l, Label: "Computer · " + l})
+				}
+			}
 		}
 	}
 	switch d.Status {
@@ -328,11 +384,32 @@ func (h *tournamentHandler) act(c echo.Context) error {
 		err = h.db.StartTournament(ctx, id, me, now)
 	case "cancel":
 		err = h.db.CancelTournament(ctx, id, me, now)
+	case "computer":
+		err = h.addComputer(c, id)
+	case "remove-computer":
+		err = h.db.RemoveComputerEntrant(ctx, id, me, c.FormValue("level"))
 	default:
 		return db.Errorf(db.KindNotFound, "There is no such action.")
 	}
 	if err != nil {
 		return err
 	}
+	h.wake() // a tournament that started may have games for the computer
 	return redirect(c, fmt.Sprintf("/tournaments/%d", id))
+}
+
+// addComputer enters the computer player of the submitted level in
+// tournament id for its organiser. Errors: KindNotFound; KindInvalid when
+// the computer does not play the tournament's game or the level is
+// unknown; as db.AddComputerEntrant.
+func (h *tournamentHandler) addComputer(c echo.Context, id int64) error {
+	ctx := c.Request().Context()
+	t, err := h.db.Tournament(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, ok := bot.Lookup(t.Game); !ok {
+		return db.Errorf(db.KindInvalid, "The computer does not play %s.", tournamentGame(t.Game, t.Variant))
+	}
+	return h.db.AddComputerEntrant(ctx, id, currentViewer(c).ID, c.FormValue("level"), h.rateBots, h.now())
 }

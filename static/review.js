@@ -1,18 +1,25 @@
-// Review: the arrow keys (and Home / End) step through a game by
-// following the review links, which htmx swaps in place.
+// Review and analysis board: the arrow keys (and Home / End) step through
+// a game or a line by following the step links, which htmx swaps in
+// place; on the analysis board the up and down arrows go to the previous
+// and next variation.
 document.addEventListener("keydown", function (e) {
   if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest("input, textarea, select")) {
     return;
   }
   // A pending move (Confirm moves): Enter sends it, Escape cancels it.
-  var ids = { ArrowLeft: "review-prev", ArrowRight: "review-next", Home: "review-first", End: "review-last",
-    Enter: "send-move", Escape: "cancel-move" };
+  var ids = { ArrowLeft: ["review-prev", "line-back"], ArrowRight: ["review-next", "line-forward"],
+    Home: ["review-first", "line-start"], End: ["review-last", "line-end"],
+    ArrowUp: ["line-up"], ArrowDown: ["line-down"], Enter: ["send-move"], Escape: ["cancel-move"] };
   if (e.key === "Enter" && e.target !== document.body) {
     return; // Enter on a link or button does what it does
   }
-  var link = ids[e.key] && document.getElementById(ids[e.key]);
-  if (link) {
-    e.preventDefault();
-    link.click();
+  var list = ids[e.key] || [];
+  for (var i = 0; i < list.length; i++) {
+    var link = document.getElementById(list[i]);
+    if (link) {
+      e.preventDefault();
+      link.click();
+      return;
+    }
   }
 });

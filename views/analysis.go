@@ -9,8 +9,11 @@ import (
 // AnalysisPanel is the computer analysis of a finished game, as the review
 // page shows it: a button to ask for one, its progress, or its result.
 type AnalysisPanel struct {
-	URL  string // "/games/12/analysis": POST queues it, GET is this panel
-	CSRF string
+	URL string // "/games/12/analysis": POST queues it
+	// PollURL is this panel alone ("/games/12/analysis/panel"), polled by
+	// htmx while the analysis runs.
+	PollURL string
+	CSRF    string
 	// CanQueue: the viewer may ask for the analysis (signed in, none yet).
 	CanQueue bool
 	State    string // "", "queued", "running", "done" or "failed"

@@ -74,6 +74,10 @@ type trenchCell struct {
 	Capture  bool   // that destination captures
 	Takes    string // what it captures, e.g. "captures f5, g6"
 	Taken    bool   // a unit the selected unit's moves would capture
+	// Ghost is the unit a pending move captures on this square (HasGhost),
+	// drawn greyed.
+	Ghost    trench.Unit
+	HasGhost bool
 }
 
 // Class returns the CSS classes of the cell.
@@ -91,6 +95,7 @@ func (c trenchCell) Class() string {
 	add(c.Target, "target")
 	add(c.Capture, "capture")
 	add(c.Taken, "taken")
+	add(c.HasGhost, "pending-capture")
 	add(c.Step.Href != "" && !c.Target, "can-select")
 	return strings.Join(cls, " ")
 }
@@ -100,6 +105,9 @@ func (c trenchCell) Label() string {
 	s := c.Name
 	if c.HasUnit {
 		s += ": " + sideName(c.Unit) + " " + c.Unit.Kind().String()
+	}
+	if c.HasGhost {
+		s += " — captured: " + sideName(c.Ghost) + " " + c.Ghost.Kind().String()
 	}
 	if c.Target {
 		if c.Capture {
@@ -138,6 +146,9 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 			}
 		}
 	}
+	// A pending move: the units it captures are those of the side not
+	// moving that stood on a square before it and are gone after it.
+	before, pending := p.Before.(trench.BoardView)
 	whiteBottom := p.Viewer == 1
 	cells := make([]trenchCell, 0, 64)
 	for row := 0; row < 8; row++ {
@@ -165,6 +176,9 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 				}
 			}
 			c.Taken = taken[c.Name]
+			if u, ok := before.Position.At(sq); pending && ok && u.Side() != before.ToMove && (!c.HasUnit || c.Unit.Side() != u.Side()) {
+				c.Ghost, c.HasGhost = u, true
+			}
 			cells = append(cells, c)
 		}
 	}

@@ -4,7 +4,10 @@
 package views
 
 import (
+	"net/url"
 	"strconv"
+
+	"github.com/a-h/templ"
 
 	"github.com/trench-games/trench/rules"
 )
@@ -41,6 +44,7 @@ type ChallengeRow struct {
 	Color      string // the creator's side, e.g. "Black", or "random"
 	Time       string // the time control in words
 	Rated      bool
+	Takebacks  bool // a player may ask to take back a move
 	CanAccept  bool
 	CanDecline bool
 	CanCancel  bool
@@ -113,6 +117,9 @@ type ChallengeForm struct {
 	Opponent    string
 	Error       string
 	Rated       bool
+	// Takebacks are the takeback choices: the default (allowed unless
+	// rated), allowed, not allowed.
+	Takebacks []Option
 	// Computer is the form to play the computer instead.
 	Computer ComputerChoice
 }
@@ -123,6 +130,8 @@ type ChallengeGame struct {
 	Variants   []Option
 	Colors     []Option // empty when the rules fix the creator's side
 	FixedSide  string   // the creator's side when fixed, e.g. "Black (♠)"
+	// NoTakebacks says why the game has no takebacks ("" when it may).
+	NoTakebacks string
 }
 
 // ErrorPage is a page or fragment for an error.
@@ -210,6 +219,10 @@ type Play struct {
 	Square   bool     // square view instead of the diamond
 	LastMove []string // the clicks of the last move, to highlight
 	Best     []string // the clicks of the best move by the analysis, to mark
+	// Before is the game's view model before a pending move (Confirm
+	// moves) while the board shows the position after it: the units the
+	// move captures are drawn greyed on their squares. nil otherwise.
+	Before any
 }
 
 // IsSelected reports whether click is among the clicks made so far.
@@ -265,13 +278,17 @@ type GamePage struct {
 	Ply            int
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
-	Log              []LogLine
+	Log []LogLine
+	// LogWhole: an htmx answer carries the whole move list, replacing the
+	// page's (moves it shows were taken back).
+	LogWhole         bool
 	Match            *MatchPanel
 	NextGameHref     string
 	Message          string // why the last action did nothing (a stale ply, …)
 	ConfirmResign    bool
 	CanResign        bool
 	Armistice        ArmisticeState
+	Takeback         TakebackState
 	NextWaitingHref  string // another game waiting for the viewer's move, when it is not their turn here
 	PollURL          string // "" when there is nothing to wait for
 	BoardToggle      string // where the form choosing the other board view posts to
@@ -280,7 +297,10 @@ type GamePage struct {
 	View             any // the game's own view model
 	Play             Play
 	Review           *Review // set in review mode (a finished game, or ?ply=)
-	Rated            bool    // a rated game
+	// AnalysisBoardHref opens the analysis board on the position shown;
+	// "" for a game without one (the card game).
+	AnalysisBoardHref string
+	Rated             bool // a rated game
 	// Badge is true when an htmx answer carries the navigation bar's turn
 	// count (out of band).
 	Badge bool
@@ -317,6 +337,26 @@ type PendingMove struct {
 	Move       string
 	Text       string // the move in words, for the viewer
 	CancelHref string
+}
+
+// TakebackState is what the viewer, a player of a game in progress, may
+// do about taking back a move; all false and empty for anyone else.
+type TakebackState struct {
+	// CanAsk: the viewer made the last move, the opponent has not replied
+	// and takebacks are allowed.
+	CanAsk bool
+	// AskedByMe: the viewer's request is waiting for the answer.
+	AskedByMe bool
+	// AskedToMe: the opponent asks to take back their last move, LastMove
+	// (in words).
+	AskedToMe bool
+	LastMove  string
+	// DeclinedMine: the opponent declined the viewer's request for this
+	// move.
+	DeclinedMine bool
+	// Unavailable says why the game never has takebacks (the card game);
+	// "" otherwise.
+	Unavailable string
 }
 
 // ArmisticeState is what the viewer may do about an armistice.
@@ -395,4 +435,11 @@ type Review struct {
 	LiveHref   string // back to the game in progress ("" once over)
 	RecordHref string // the game record (text); "" while it would reveal hidden cards
 	ImageHref  string // the position at this ply as an SVG image; "" when none
+}
+
+// PlayerURL is the address of a player's profile, /players/NAME, with the
+// name escaped as a path segment (a computer account's name has a space
+// and a middle dot).
+func PlayerURL(name string) templ.SafeURL {
+	return templ.SafeURL("/players/" + url.PathEscape(name))
 }

@@ -5,6 +5,8 @@ type TournamentsPage struct {
 	Page
 	Upcoming, Running, Finished []TournamentLine
 	CanCreate                   bool
+	// WhoCreates says who may organise a tournament on this server.
+	WhoCreates string
 }
 
 // TournamentLine is one tournament in a list.
@@ -53,6 +55,14 @@ type TournamentPage struct {
 	CrossHead []string
 	Rounds    []RoundView // Swiss pairings or knockout bracket
 	Bracket   bool
+	// ComputerRule says, for a game the computer plays, that computer
+	// players may be entered and whether their games are rated; "" for
+	// other games.
+	ComputerRule string
+	// The organiser's computer players before the start: the levels
+	// they may add (Value "easy", Label "Computer · easy") and those
+	// they may remove.
+	ComputersOut, ComputersIn []Option
 }
 
 // StandingLine is one entrant's line of the standings.

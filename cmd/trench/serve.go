@@ -65,6 +65,8 @@ type serveConfig struct {
 	// PprofAddr is a loopback address serving the Go profiler
 	// (/debug/pprof/), "" for none.
 	PprofAddr string
+	// AdminTournaments lets only administrators create tournaments.
+	AdminTournaments bool
 }
 
 // parseServeFlags reads the flags of serve (with the environment as
@@ -124,6 +126,11 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	fs.IntVar(&c.BotWorkers, "bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
 	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
 	fs.BoolVar(&c.RateBots, "rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
+	adminTournamentsDefault, err := strconv.ParseBool(env("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "false"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY: %w", err)
+	}
+	fs.BoolVar(&c.AdminTournaments, "tournaments-by-admins-only", adminTournamentsDefault, "only administrators create tournaments; any signed-in player otherwise (TRENCH_TOURNAMENTS_BY_ADMINS_ONLY)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", env("TRENCH_PPROF_ADDR", ""), "loopback address for the Go profiler (/debug/pprof/), e.g. 127.0.0.1:6060; off when empty (TRENCH_PPROF_ADDR)")
 	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
@@ -208,7 +215,7 @@ func serve(ctx context.Context, args []string) error {
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
-		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots})
+		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, TournamentsByAdminsOnly: c.AdminTournaments})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseProxy(t *testing.T) {
 	for in, want := range map[string]string{
@@ -15,5 +18,26 @@ func TestParseProxy(t *testing.T) {
 		if _, err := parseProxy(in); err == nil {
 			t.Errorf("parseProxy(%q) accepted", in)
 		}
+	}
+}
+
+// TestTournamentsByAdminsOnlyFlag: on with the flag or
+// its environment variable; a value of the variable that is no boolean is
+// an error naming it.
+func TestTournamentsByAdminsOnlyFlag(t *testing.T) {
+	for env, want := range map[string]bool{"false": false, "true": true, "1": true} {
+		t.Setenv("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", env)
+		c, err := parseServeFlags("serve", nil)
+		if err != nil || c.AdminTournaments != want {
+			t.Errorf("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY=%s: %v, %v; want %v", env, c.AdminTournaments, err, want)
+		}
+	}
+	t.Setenv("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "false")
+	if c, err := parseServeFlags("serve", []string{"--tournaments-by-admins-only"}); err != nil || !c.AdminTournaments {
+		t.Errorf("--tournaments-by-admins-only: %v, %v", c.AdminTournaments, err)
+	}
+	t.Setenv("TRENCH_TOURNAMENTS_BY_ADMINS_ONLY", "sometimes")
+	if _, err := parseServeFlags("serve", nil); err == nil || !strings.Contains(err.Error(), "TRENCH_TOURNAMENTS_BY_ADMINS_ONLY") {
+		t.Errorf("a bad value: %v, want an error naming the variable", err)
 	}
 }
