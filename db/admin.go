@@ -217,13 +217,20 @@ const announcementKey = "announcement"
 // Announcement returns the server announcement shown on every page; ""
 // for none.
 func (db *DB) Announcement(ctx context.Context) (string, error) {
+	// Every page asks: the answer is remembered while no row of settings
+	// (or users, sessions) has changed.
+	gen := db.log.accountGen.Load()
+	if text, ok := db.accounts.announcement(gen); ok {
+		return text, nil
+	}
 	var v []byte
 	err := db.read.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, announcementKey).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+		v = nil
 	} else if err != nil {
 		return "", fmt.Errorf("db: announcement: %w", err)
 	}
+	db.accounts.keepAnnouncement(string(v), gen, db.log.accountGen.Load())
 	return string(v), nil
 }
 

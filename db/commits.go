@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -35,6 +36,38 @@ var pageTables = map[string]struct {
 	"tournament_pairings": {true, 0}, // tournament_id
 }
 
+// Wide changes: a committed change to a row of these tables may show on
+// any page, so what is remembered of them starts again.
+const (
+	// changedAccounts: the tables a signed-in request's viewer is read
+	// from (the session, its user, the server's announcement); moves
+	// writeLog.accountGen on.
+	changedAccounts uint8 = 1 << iota
+	// changedGamesWide: what a remembered game shows besides its own row
+	// (the players' names, its match, its tournament); moves
+	// writeLog.gameGen on.
+	changedGamesWide
+	// changedVacations: the players' vacations, which stop the clocks;
+	// moves writeLog.vacationGen on.
+	changedVacations
+	// changedRatings: what a game page shows of ratings (whether its
+	// match is rated, the players' ratings, the game's rating change);
+	// moves writeLog.ratingGen on. The ratings and rating_changes tables
+	// are WITHOUT ROWID, which the pre-update hook does not see: their one
+	// writer, rateGame, marks its transaction.
+	changedRatings
+)
+
+var wideTables = map[string]uint8{
+	"users":       changedAccounts | changedGamesWide | changedRatings,
+	"challenges":  changedRatings,
+	"sessions":    changedAccounts,
+	"settings":    changedAccounts,
+	"matches":     changedGamesWide,
+	"tournaments": changedGamesWide,
+	"vacations":   changedVacations,
+}
+
 // writeLog collects the ids of the games and tournaments changed by the
 // write transaction in progress. The write pool has a single connection,
 // held by one transaction at a time, so the log belongs to that one.
@@ -44,6 +77,19 @@ type writeLog struct {
 	mu          sync.Mutex
 	games       map[int64]struct{}
 	tournaments map[int64]struct{}
+	wide        uint8 // changedAccounts, changedGamesWide
+
+	// accountGen and gameGen count the committed transactions that made
+	// a wide change of their kind (and the commits of other processes):
+	// what was read under one value is still true while it has not moved
+	// on.
+	accountGen  atomic.Uint64
+	gameGen     atomic.Uint64
+	vacationGen atomic.Uint64
+	ratingGen   atomic.Uint64
+	// gamesChanged is the game cache's invalidation, called after each
+	// commit that changed games, before the observers.
+	gamesChanged func(ids []int64)
 
 	obsMu   sync.RWMutex
 	gameObs []func(gameIDs ...int64)
@@ -57,6 +103,11 @@ func newWriteLog(logger *slog.Logger) *writeLog {
 // record is the pre-update hook: it notes the game or tournament a row
 // change belongs to.
 func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
+	if w := wideTables[d.TableName]; w != 0 && d.DatabaseName == "main" {
+		l.mu.Lock()
+		l.wide |= w
+		l.mu.Unlock()
+	}
 	t, ok := pageTables[d.TableName]
 	if !ok || d.DatabaseName != "main" {
 		return
@@ -109,19 +160,29 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	}
 }
 
+// mark records a wide change the hook cannot see (a WITHOUT ROWID table).
+func (l *writeLog) mark(w uint8) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wide |= w
+}
+
 // reset forgets what a transaction that did not commit had collected.
 func (l *writeLog) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	clear(l.games)
 	clear(l.tournaments)
+	l.wide = 0
 }
 
-// take returns the ids collected so far, ascending, and forgets them.
-func (l *writeLog) take() (games, tournaments []int64) {
+// take returns the ids collected so far, ascending, and the wide changes,
+// and forgets them.
+func (l *writeLog) take() (games, tournaments []int64, wide uint8) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return sortedKeys(l.games), sortedKeys(l.tournaments)
+	wide, l.wide = l.wide, 0
+	return sortedKeys(l.games), sortedKeys(l.tournaments), wide
 }
 
 func sortedKeys(m map[int64]struct{}) []int64 {
@@ -138,7 +199,22 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 }
 
 // committed calls the observers with what a committed transaction changed.
-func (l *writeLog) committed(games, tournaments []int64) {
+func (l *writeLog) committed(games, tournaments []int64, wide uint8) {
+	if wide&changedAccounts != 0 {
+		l.accountGen.Add(1)
+	}
+	if wide&changedGamesWide != 0 {
+		l.gameGen.Add(1)
+	}
+	if wide&changedVacations != 0 {
+		l.vacationGen.Add(1)
+	}
+	if wide&changedRatings != 0 {
+		l.ratingGen.Add(1)
+	}
+	if len(games) > 0 && l.gamesChanged != nil {
+		l.gamesChanged(games)
+	}
 	if len(games) == 0 && len(tournaments) == 0 {
 		return
 	}

@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +40,15 @@ type DB struct {
 	repl         *replication // nil without a replica
 	onCommit     atomic.Pointer[commitObserver]
 	log          *writeLog // the games and tournaments the transaction in progress changed
+	accounts     accountCache
+	gameCache    gameCache
+	vacations    vacationCache
+	ratings      ratingCache
+	outsideMu    sync.Mutex
+	outsideObs   []func()
+	stopWatch    chan struct{} // closed by Close: watchOutside ends
+	watchDone    chan struct{}
+	stopOnce     sync.Once
 }
 
 // dsn returns the driver's data source name for path: busy_timeout first so
@@ -143,7 +153,17 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	n := max(4, runtime.GOMAXPROCS(0)*2)
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log}, nil
+	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
+		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	log.gamesChanged = db.gameCache.forget
+	v, err := db.dataVersion(ctx)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("db: open %s: %w", path, err)
+	}
+	go db.watchOutside(db.stopWatch, db.watchDone, v)
+	return db, nil
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {
@@ -165,6 +185,8 @@ func migrate(ctx context.Context, w *sql.DB) error {
 // stops replication (Litestream must close after the database's own
 // connections).
 func (db *DB) Close() error {
+	db.stopOnce.Do(func() { close(db.stopWatch) })
+	<-db.watchDone
 	err := errors.Join(db.read.cache.close(), db.write.cache.close(), db.read.Close(), db.write.Close())
 	if db.repl != nil {
 		err = errors.Join(err, db.repl.close())

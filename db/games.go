@@ -165,11 +165,16 @@ func gameByID(ctx context.Context, q queryer, id int64) (Game, error) {
 
 // Game returns game id. Errors: KindNotFound.
 func (db *DB) Game(ctx context.Context, id int64) (Game, error) {
-	return gameByID(ctx, db.read, id)
+	return db.cachedGameByID(ctx, id)
 }
 
 // Moves returns the moves of game id in order.
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
+	return db.cachedMoves(ctx, gameID)
+}
+
+// readMoves reads the moves of game id in order from SQLite.
+func (db *DB) readMoves(ctx context.Context, gameID int64) ([]Move, error) {
 	return movesOf(ctx, db.read, gameID)
 }
 
@@ -232,6 +237,11 @@ func (db *DB) MatchGames(ctx context.Context, matchID int64) ([]Game, error) {
 // NextWaiting returns the id of the active game other than exceptID that
 // waits for userID's move with the earliest deadline, or 0 when none does.
 func (db *DB) NextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
+	return db.cachedNextWaiting(ctx, userID, exceptID)
+}
+
+// readNextWaiting is NextWaiting read from SQLite.
+func (db *DB) readNextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
 	var id int64
 	err := db.read.QueryRowContext(ctx, `SELECT id FROM games WHERE status = 'active' AND id != ?2
 		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1)) ORDER BY deadline, id LIMIT 1`, userID, exceptID).Scan(&id)
@@ -246,6 +256,11 @@ func (db *DB) NextWaiting(ctx context.Context, userID, exceptID int64) (int64, e
 
 // TurnCount returns how many active games wait for userID's move.
 func (db *DB) TurnCount(ctx context.Context, userID int64) (int, error) {
+	return db.cachedTurnCount(ctx, userID)
+}
+
+// readTurnCount is TurnCount read from SQLite.
+func (db *DB) readTurnCount(ctx context.Context, userID int64) (int, error) {
 	var n int
 	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE status = 'active'
 		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1))`, userID).Scan(&n)

@@ -36,6 +36,11 @@ type TournamentRef struct {
 
 // Match returns match id. Errors: KindNotFound.
 func (db *DB) Match(ctx context.Context, id int64) (Match, error) {
+	return db.cachedMatch(ctx, id)
+}
+
+// readMatch reads match id from SQLite. Errors: KindNotFound.
+func (db *DB) readMatch(ctx context.Context, id int64) (Match, error) {
 	var m Match
 	var created int64
 	var ended sql.NullInt64

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/trench-games/trench/rules"
@@ -131,6 +132,9 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 		score = glicko2.Loss
 	}
 	a, b := glicko2.Game(before[0].glicko(), before[1].glicko(), score, glicko2.DefaultTau)
+	// The pre-update hook does not see these WITHOUT ROWID tables: what
+	// is remembered of ratings must start again after this commit.
+	tx.log.mark(changedRatings)
 	for i, after := range [2]glicko2.Rating{a, b} {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (user_id, game, rating, rd, volatility, games, updated_at)
 			VALUES (?, ?, ?, ?, ?, 1, ?)
@@ -190,7 +194,35 @@ type GameRatings struct {
 // the time since their last rated game), whether its match is rated and,
 // once rated, the change (one query: game pages show it on every answer).
 func (db *DB) GameRatings(ctx context.Context, g Game, now time.Time) (GameRatings, error) {
-	var out GameRatings
+	gen := db.log.ratingGen.Load()
+	st, ok := db.ratings.get(g.ID, gen)
+	if !ok {
+		var err error
+		if st, err = db.readGameRatings(ctx, g); err != nil {
+			return GameRatings{}, err
+		}
+		db.ratings.keep(g.ID, gen, st, db.log.ratingGen.Load())
+	}
+	out := st.GameRatings
+	for i, ok := range st.stored {
+		if ok {
+			out.Current[i] = out.Current[i].at(now)
+		}
+	}
+	return out, nil
+}
+
+// storedRatings is GameRatings as stored, before the RDs are widened to a
+// moment; stored tells which player has a stored rating.
+type storedRatings struct {
+	GameRatings
+	stored [2]bool
+}
+
+// readGameRatings reads GameRatings as stored (one query).
+func (db *DB) readGameRatings(ctx context.Context, g Game) (storedRatings, error) {
+	var st storedRatings
+	out := &st.GameRatings
 	var cur [2]struct {
 		rating, rd, vol sql.NullFloat64
 		games, last     sql.NullInt64
@@ -214,7 +246,7 @@ func (db *DB) GameRatings(ctx context.Context, g Game, now time.Time) (GameRatin
 		&chg[0].user, &chg[0].ratingBefore, &chg[0].rdBefore, &chg[0].ratingAfter, &chg[0].rdAfter,
 		&chg[1].user, &chg[1].ratingBefore, &chg[1].rdBefore, &chg[1].ratingAfter, &chg[1].rdAfter)
 	if err != nil {
-		return out, fmt.Errorf("db: game ratings: %w", err)
+		return st, fmt.Errorf("db: game ratings: %w", err)
 	}
 	out.Changed = chg[0].user.Valid && chg[1].user.Valid
 	for i := range out.Current {
@@ -223,14 +255,14 @@ func (db *DB) GameRatings(ctx context.Context, g Game, now time.Time) (GameRatin
 			out.Current[i].Rating, out.Current[i].RD = cur[i].rating.Float64, cur[i].rd.Float64
 			out.Current[i].Volatility, out.Current[i].Games = cur[i].vol.Float64, int(cur[i].games.Int64)
 			out.Current[i].LastGame = fromUnix(cur[i].last.Int64)
-			out.Current[i] = out.Current[i].at(now)
+			st.stored[i] = true
 		}
 		if out.Changed {
 			out.Change[i] = RatingChange{UserID: chg[i].user.Int64, RatingBefore: chg[i].ratingBefore.Float64,
 				RDBefore: chg[i].rdBefore.Float64, RatingAfter: chg[i].ratingAfter.Float64, RDAfter: chg[i].rdAfter.Float64}
 		}
 	}
-	return out, nil
+	return st, nil
 }
 
 // RatingChanges returns the rating changes of the given games by game id
@@ -265,4 +297,42 @@ func (db *DB) RatingChanges(ctx context.Context, gameIDs []int64) (map[int64][2]
 		out[id] = pair
 	}
 	return out, rows.Err()
+}
+
+// ratingCache remembers readGameRatings's answers by game under one value
+// of writeLog.ratingGen (a rated game's end, a challenge, an account, or
+// another process's commit moves it on and empties the cache).
+type ratingCache struct {
+	mu  sync.Mutex
+	gen uint64
+	m   map[int64]storedRatings
+}
+
+func (c *ratingCache) get(gameID int64, gen uint64) (storedRatings, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return storedRatings{}, false
+	}
+	st, ok := c.m[gameID]
+	return st, ok
+}
+
+// keep remembers st, read under gen, if the generation is still gen (now).
+func (c *ratingCache) keep(gameID int64, gen uint64, st storedRatings, now uint64) {
+	if gen != now {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen < gen || c.m == nil {
+		c.gen, c.m = gen, map[int64]storedRatings{}
+	}
+	if c.gen != gen {
+		return
+	}
+	if len(c.m) >= maxCachedGames {
+		clear(c.m)
+	}
+	c.m[gameID] = st
 }

@@ -80,6 +80,12 @@ func (db *DB) CreateSession(ctx context.Context, userID int64, tokenHash []byte,
 // if it has not expired by now. Errors: KindNotFound when there is no such
 // session (it was ended, or never existed) or it has expired.
 func (db *DB) SessionByToken(ctx context.Context, tokenHash []byte, now time.Time) (Session, User, error) {
+	// Every request of a signed-in player asks: the answer is remembered
+	// while no row of users, sessions or settings has changed.
+	gen := db.log.accountGen.Load()
+	if e, ok := db.accounts.session(string(tokenHash), gen); ok && e.s.ExpiresAt.Unix() > unix(now) {
+		return e.s, e.u, nil
+	}
 	s, err := scanSession(db.read.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s
 		WHERE s.token_hash = ? AND s.expires_at > ?`, tokenHash, unix(now)))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -91,6 +97,7 @@ func (db *DB) SessionByToken(ctx context.Context, tokenHash []byte, now time.Tim
 	if err != nil {
 		return Session{}, User{}, err
 	}
+	db.accounts.keepSession(string(tokenHash), gen, cachedSession{s, u}, db.log.accountGen.Load())
 	return s, u, nil
 }
 

@@ -140,14 +140,14 @@ func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 func (tx *Tx) Commit() error {
 	// Taken while the transaction still holds the connection: once it has
 	// committed, the next transaction may start writing to the log.
-	games, tournaments := tx.log.take()
+	games, tournaments, wide := tx.log.take()
 	start := time.Now()
 	err := tx.Tx.Commit()
 	if tx.onCommit != nil && err == nil {
 		(*tx.onCommit)(time.Since(start))
 	}
 	if err == nil {
-		tx.log.committed(games, tournaments)
+		tx.log.committed(games, tournaments, wide)
 	}
 	tx.prepareMissed()
 	return err

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -334,24 +336,8 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
-		append(ids, unix(since))...)
+	vs, err := db.vacationsSince(ctx, ids, since)
 	if err != nil {
-		return nil, fmt.Errorf("db: vacations: %w", err)
-	}
-	defer rows.Close()
-	vs := map[int64][]Vacation{}
-	for rows.Next() {
-		var user, start, end int64
-		var v Vacation
-		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
-			return nil, err
-		}
-		v.Start, v.End = fromUnix(start), fromUnix(end)
-		vs[user] = append(vs[user], v)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	for k, g := range games {
@@ -372,4 +358,76 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 		}
 	}
 	return out, nil
+}
+
+// vacationsSince returns the vacations of users ids (int64s) that end
+// after since, in order, by user. The answer is kept until the vacations
+// change (vacationCache): a game's page asks the same while its turn lasts.
+// The slices are shared: the caller must not change them.
+func (db *DB) vacationsSince(ctx context.Context, ids []any, since time.Time) (map[int64][]Vacation, error) {
+	key := fmt.Sprint(ids...) + "|" + strconv.FormatInt(unix(since), 10)
+	gen := db.log.vacationGen.Load()
+	if vs, ok := db.vacations.get(key, gen); ok {
+		return vs, nil
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
+		FROM vacations WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		append(ids, unix(since))...)
+	if err != nil {
+		return nil, fmt.Errorf("db: vacations: %w", err)
+	}
+	defer rows.Close()
+	vs := map[int64][]Vacation{}
+	for rows.Next() {
+		var user, start, end int64
+		var v Vacation
+		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
+			return nil, err
+		}
+		v.Start, v.End = fromUnix(start), fromUnix(end)
+		vs[user] = append(vs[user], v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	db.vacations.keep(key, gen, vs, db.log.vacationGen.Load())
+	return vs, nil
+}
+
+// vacationCache remembers vacationsSince's answers under one value of
+// writeLog.vacationGen (a committed change to the vacations, or another
+// process's commit, moves it on and empties the cache).
+type vacationCache struct {
+	mu  sync.Mutex
+	gen uint64
+	m   map[string]map[int64][]Vacation
+}
+
+func (c *vacationCache) get(key string, gen uint64) (map[int64][]Vacation, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return nil, false
+	}
+	vs, ok := c.m[key]
+	return vs, ok
+}
+
+// keep remembers vs, read under gen, if the generation is still gen (now).
+func (c *vacationCache) keep(key string, gen uint64, vs map[int64][]Vacation, now uint64) {
+	if gen != now {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen < gen || c.m == nil {
+		c.gen, c.m = gen, map[string]map[int64][]Vacation{}
+	}
+	if c.gen != gen {
+		return
+	}
+	if len(c.m) >= maxCachedGames {
+		clear(c.m)
+	}
+	c.m[key] = vs
 }

@@ -841,19 +841,35 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		}
 		return h.respond(c, status, s, msg)
 	}
-	h.wake()
 	gameURL := fmt.Sprintf("/games/%d", id)
 	if !isHTMX(c) {
+		g, err := h.db.Game(c.Request().Context(), id)
+		if err != nil {
+			return err
+		}
+		h.wakeFor(g)
 		return c.Redirect(http.StatusSeeOther, gameURL)
 	}
 	s, err := h.load(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
+	h.wakeFor(s.game)
 	// The move changed whose turn it is: the answer updates the count.
 	c.Set("badge", true)
 	c.Response().Header().Set("HX-Push-Url", gameURL)
 	return h.respond(c, http.StatusOK, s, "")
+}
+
+// wakeFor wakes the computer players when one of them plays g: a change
+// of a game between people gives them nothing to do.
+func (h *gameHandler) wakeFor(g db.Game) {
+	for _, p := range g.Side {
+		if _, ok := h.computers[p.ID]; ok {
+			h.wake()
+			return
+		}
+	}
 }
 
 func (h *gameHandler) move(c echo.Context) error {

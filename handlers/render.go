@@ -32,6 +32,8 @@ func render(c echo.Context, status int, full, fragment templ.Component) error {
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
+	// With its length known the answer goes out whole, not chunked.
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
 }
 

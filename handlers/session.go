@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gorilla/securecookie"
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
@@ -47,6 +48,55 @@ type sessionManager struct {
 	cookies *sessions.CookieStore
 	db      *db.DB
 	now     func() time.Time
+	// decoded remembers what recent cookies said: checking a cookie's
+	// signature and decrypting it costs more than the rest of a request's
+	// reading of its viewer.
+	decodedMu sync.Mutex
+	decoded   map[string]decodedCookie
+}
+
+// decodedCookie is what a valid session cookie says, and until when that
+// answer is kept.
+type decodedCookie struct {
+	token, board string
+	until        time.Time
+}
+
+// decodedFor is how long a cookie's decoding is kept, and maxDecoded how
+// many are kept at once.
+const (
+	decodedFor = time.Minute
+	maxDecoded = 10_000
+)
+
+// cookieValues returns the session token and the board view the request's
+// session cookie carries ("" for none or a bad cookie).
+func (m *sessionManager) cookieValues(r *http.Request) (token, board string) {
+	raw, err := r.Cookie(sessionName)
+	if err != nil {
+		return "", ""
+	}
+	now := time.Now()
+	m.decodedMu.Lock()
+	e, ok := m.decoded[raw.Value]
+	m.decodedMu.Unlock()
+	if ok && now.Before(e.until) {
+		return e.token, e.board
+	}
+	values := map[any]any{}
+	if err := securecookie.DecodeMulti(sessionName, raw.Value, &values, m.cookies.Codecs...); err != nil {
+		return "", "" // a bad cookie is a new session
+	}
+	e.token, _ = values["sid"].(string)
+	e.board, _ = values["board"].(string)
+	e.until = now.Add(decodedFor)
+	m.decodedMu.Lock()
+	if m.decoded == nil || len(m.decoded) >= maxDecoded {
+		m.decoded = map[string]decodedCookie{}
+	}
+	m.decoded[raw.Value] = e
+	m.decodedMu.Unlock()
+	return e.token, e.board
 }
 
 // newSessionManager returns the session manager signing cookies with the
@@ -72,12 +122,11 @@ func tokenHash(token string) []byte {
 // than sessionRenewAfter ago; a visitor otherwise.
 func (m *sessionManager) load(c echo.Context) (viewer, error) {
 	v := viewer{BoardView: "diamond"}
-	s, _ := m.cookies.Get(c.Request(), sessionName) // a bad cookie is a new session
-	if bv, ok := s.Values["board"].(string); ok && (bv == "diamond" || bv == "square") {
+	token, bv := m.cookieValues(c.Request())
+	if bv == "diamond" || bv == "square" {
 		v.BoardView = bv
 	}
-	token, ok := s.Values["sid"].(string)
-	if !ok || token == "" {
+	if token == "" {
 		return v, nil
 	}
 	ctx := c.Request().Context()
@@ -99,6 +148,7 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 			return v, err
 		}
 		if now.Sub(sess.LastSeen) >= sessionRenewAfter {
+			s, _ := m.cookies.Get(c.Request(), sessionName)
 			if err := s.Save(c.Request(), c.Response()); err != nil {
 				return v, err
 			}

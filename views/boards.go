@@ -205,3 +205,16 @@ func capturedUnits(v trench.BoardView, side int) []trench.Unit {
 	}
 	return out
 }
+
+// classAttr is a class attribute whose value is already made: rendered as
+// is (escaped), without templ's parsing of class lists, which the 64 to 100
+// squares of a board would pay for on every answer.
+type classAttr string
+
+// Items returns the one attribute, or none for no class.
+func (c classAttr) Items() []templ.KeyValue[string, any] {
+	if c == "" {
+		return nil
+	}
+	return []templ.KeyValue[string, any]{{Key: "class", Value: string(c)}}
+}

@@ -44,10 +44,19 @@ type benchConfig struct {
 	Duration    time.Duration // … or after this long
 	Game        string        // "trench", "trenches" or "mix"
 	RawDuration time.Duration // how long to time the raw commits (and PlayMove)
-	CPUProfile  string        // write a CPU profile of the load here
-	Dir         string        // where the temporary databases go ("" = the system's)
-	BcryptCost  int           // of the in-process server; 0 = the server's default
-	Quiet       bool          // no progress lines
+	CPUProfile  string        // write a CPU profile of the server here (of the load with URL)
+	// InProcess runs the server in the bench's own process (the load's
+	// clients then share its CPU); otherwise Bin (default: this very
+	// executable) runs `trench serve` as a child process.
+	InProcess bool
+	Bin       string
+	// Rate, when positive, is the open-loop arrival rate in moves per
+	// second: move POSTs start on a fixed schedule, and their latency is
+	// measured from the scheduled time.
+	Rate       float64
+	Dir        string // where the temporary databases go ("" = the system's)
+	BcryptCost int    // of the in-process server; 0 = the server's default
+	Quiet      bool   // no progress lines
 	// ComputerShare is the share of games played against the computer in
 	// the comparison run (0: none; see compareComputer).
 	ComputerShare float64
@@ -68,12 +77,15 @@ type benchResult struct {
 	PlayPerSec  float64
 	// Computer is the comparison of the human moves with and without games
 	// against the computer (zero when not run).
-	Computer     computerComparison
-	RSSKiB       int64
-	HWMKiB       int64
-	Ratio        float64
-	LastLine     string
-	ServerLabels bool
+	Computer computerComparison
+	RSSKiB   int64
+	HWMKiB   int64
+	Ratio    float64
+	// ServerCPUPerMove is the server process's CPU time per move in ms
+	// (0 when it is not measured apart: in-process, or --url without --pid).
+	ServerCPUPerMove float64
+	LastLine         string
+	ServerLabels     bool
 }
 
 func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
@@ -88,7 +100,10 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.DurationVar(&cfg.Duration, "duration", 20*time.Second, "stop after this long")
 	fs.StringVar(&cfg.Game, "game", "mix", "games to play: trench (single game), trenches, or mix (half each)")
 	fs.DurationVar(&cfg.RawDuration, "raw-duration", 2*time.Second, "how long to time the raw SQLite commits")
-	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of the load to this file")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of the server to this file (with --url: of the load)")
+	fs.StringVar(&cfg.Bin, "server-bin", "", "the trench binary to run as the server (default: this one), to compare two builds under the same load")
+	fs.BoolVar(&cfg.InProcess, "in-process", false, "run the server in the bench's own process instead of as a child `trench serve`")
+	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: start move POSTs at this fixed rate (moves/s), latency measured from the scheduled time (0: closed loop, as fast as the server answers)")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
 	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at the hard level (0: skip)")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
@@ -113,6 +128,9 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult, error) {
 	if cfg.Users < 2 || cfg.Games < 1 || cfg.Clients < 1 || cfg.Duration <= 0 {
 		return nil, errors.New("bench: want --users ≥ 2, --games ≥ 1, --clients ≥ 1 and a positive --duration")
+	}
+	if cfg.Rate < 0 || math.IsNaN(cfg.Rate) || math.IsInf(cfg.Rate, 0) {
+		return nil, errors.New("bench: want --rate ≥ 0 (moves/s)")
 	}
 	if cfg.ComputerShare < 0 || cfg.ComputerShare >= 1 || cfg.ComputerShare > 0 && cfg.ComputerPhase <= 0 {
 		return nil, errors.New("bench: want 0 ≤ --computer < 1 and a positive --computer-phase")
@@ -143,8 +161,16 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	res.PlayPerSec = perSec(raw.plays, raw.playTime)
 
 	base := cfg.URL
+	serverPID := cfg.PID
+	pprofAddr := ""
 	var srv *inProcess
-	if base == "" {
+	switch {
+	case base != "":
+		if base, err = loopbackURL(base); err != nil {
+			return nil, err
+		}
+		say("server: %s", base)
+	case cfg.InProcess:
 		srv, err = startInProcess(ctx, filepath.Join(dir, "bench.db"), cfg.BcryptCost)
 		if err != nil {
 			return nil, err
@@ -152,11 +178,34 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		defer srv.stop()
 		base = srv.URL
 		say("server: in-process at %s, database %s", base, srv.Path)
-	} else {
-		if base, err = loopbackURL(base); err != nil {
+	default:
+		bin := cfg.Bin
+		if bin == "" {
+			if bin, err = os.Executable(); err != nil {
+				return nil, err
+			}
+		}
+		var extra []string
+		if cfg.CPUProfile != "" {
+			port, err := freePort()
+			if err != nil {
+				return nil, err
+			}
+			pprofAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+			extra = append(extra, "--pprof-addr", pprofAddr)
+		}
+		logPath := filepath.Join(dir, "server.log")
+		child, err := startServerProcess(ctx, bin, filepath.Join(dir, "bench.db"), logPath, extra...)
+		if err != nil {
 			return nil, err
 		}
-		say("server: %s", base)
+		defer func() {
+			if err := child.stop(); err != nil {
+				fmt.Fprintf(out, "bench: stopping the server: %v\n", err)
+			}
+		}()
+		base, serverPID = child.URL, child.cmd.Process.Pid
+		say("server: child process %d (%s serve) at %s, its own database and log in %s", serverPID, bin, base, dir)
 	}
 	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
 	rawLat := durationsMS(raw.latency)
@@ -175,7 +224,14 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		len(ld.clients), time.Since(setupStart).Round(time.Millisecond))
 
 	var prof *os.File
-	if cfg.CPUProfile != "" {
+	var remoteProf chan error
+	switch {
+	case cfg.CPUProfile == "":
+	case pprofAddr != "":
+		// The server profiles itself for as long as the load may last.
+		remoteProf = make(chan error, 1)
+		go func() { remoteProf <- fetchProfile(ctx, pprofAddr, cfg.Duration, cfg.CPUProfile) }()
+	default:
 		if prof, err = os.Create(cfg.CPUProfile); err != nil {
 			return nil, err
 		}
@@ -186,16 +242,21 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	}
 	cpuOf := "self"
 	if srv == nil {
-		cpuOf = strconv.Itoa(cfg.PID)
+		cpuOf = strconv.Itoa(serverPID)
 	}
 	cpu0, cpuOK := procCPU(cpuOf)
 	start := time.Now()
-	st := ld.run(ctx, runLimits{moves: cfg.Moves, duration: cfg.Duration})
+	st := ld.run(ctx, runLimits{moves: cfg.Moves, duration: cfg.Duration, rate: cfg.Rate})
 	res.Elapsed = time.Since(start)
 	cpu1, _ := procCPU(cpuOf)
 	if prof != nil {
 		pprof.StopCPUProfile()
 		if err := prof.Close(); err != nil {
+			return nil, err
+		}
+	}
+	if remoteProf != nil {
+		if err := <-remoteProf; err != nil {
 			return nil, err
 		}
 	}
@@ -209,16 +270,23 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	case srv != nil:
 		res.RSSKiB, res.HWMKiB = readRSS("self")
 		rssNote = " (in-process: the load's clients share the process)"
-	case cfg.PID > 0:
-		res.RSSKiB, res.HWMKiB = readRSS(strconv.Itoa(cfg.PID))
+	case serverPID > 0:
+		res.RSSKiB, res.HWMKiB = readRSS(strconv.Itoa(serverPID))
 	}
 
 	lat := durationsMS(st.Latency)
 	say("load: %d clients, %d moves in %s, %d games finished and replaced", len(ld.clients), st.Moves,
 		res.Elapsed.Round(time.Millisecond), st.Finished)
+	if cfg.Rate > 0 {
+		say("  open loop         move POSTs scheduled at %.0f/s; %d started more than 1 ms late (no client free)", cfg.Rate, st.Late)
+	}
 	say("  moves/s           %.1f", res.MovesPerSec)
-	say("  move POST         p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms",
-		percentile(lat, 50), percentile(lat, 95), percentile(lat, 99), percentile(lat, 100))
+	from := ""
+	if cfg.Rate > 0 {
+		from = " (from the scheduled time)"
+	}
+	say("  move POST         p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms%s",
+		percentile(lat, 50), percentile(lat, 95), percentile(lat, 99), percentile(lat, 100), from)
 	say("  requests          %d (%.2f per move: %d live polls, %d full page loads, %d selection clicks, %d move POSTs)",
 		st.Requests, float64(st.Requests)/math.Max(1, float64(st.Moves)), st.Polls, st.FullPages, st.Selections, st.Moves)
 	say("  move answer       mean %.0f bytes  p50 %.0f  max %.0f (the fragment, uncompressed)",
@@ -241,21 +309,33 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		used := (cpu1 - cpu0).Seconds()
 		say("  CPU               the process (server and clients) used %.2f of %d CPUs: %.2f ms per move", used/res.Elapsed.Seconds(),
 			runtime.NumCPU(), used*1000/float64(st.Moves))
-	case cfg.PID > 0:
+	case serverPID > 0:
 		used := (cpu1 - cpu0).Seconds()
-		say("  server CPU        %.2f of %d CPUs: %.2f ms per move", used/res.Elapsed.Seconds(), runtime.NumCPU(), used*1000/float64(st.Moves))
+		res.ServerCPUPerMove = used * 1000 / float64(st.Moves)
+		say("  server CPU        %.2f of %d CPUs (its own process accounting): %.2f ms per move, %.3f ms per request",
+			used/res.Elapsed.Seconds(), runtime.NumCPU(), res.ServerCPUPerMove, used*1000/math.Max(1, float64(st.Requests)))
 	}
 	say("  raw commits/s     %.0f", res.RawPerSec)
 	say("  ratio             %.2f (moves/s ÷ raw commits/s)", res.Ratio)
-	say("targets (2 cores, 64 clients): moves/s ≥ 2000 %s, p99 ≤ 25 ms %s, move answer ≤ 8 KB %s, ratio ≥ 0.5 %s",
-		mark(res.MovesPerSec >= 2000), mark(percentile(lat, 99) <= 25), mark(mean(st.FragmentBytes) <= 8192), mark(res.Ratio >= 0.5))
+	switch {
+	case cfg.Rate > 0:
+		say("target (open loop, at 200 moves/s): p99 ≤ 10 ms %s (here at %.0f/s)", mark(percentile(lat, 99) <= 10), cfg.Rate)
+	default:
+		say("targets (2 cores, 64 clients): moves/s ≥ 2000 %s, p99 ≤ 25 ms %s, move answer ≤ 8 KB %s, ratio ≥ 0.5 %s, server CPU ≤ 0.8 ms per move %s",
+			mark(res.MovesPerSec >= 2000), mark(percentile(lat, 99) <= 25), mark(mean(st.FragmentBytes) <= 8192), mark(res.Ratio >= 0.5),
+			mark(res.ServerCPUPerMove > 0 && res.ServerCPUPerMove <= 0.8))
+	}
 	if cfg.ComputerShare > 0 {
 		if res.Computer, err = compareComputer(ctx, cfg, ld, say); err != nil {
 			return nil, err
 		}
 		res.Load.Errors += res.Computer.Errors
 	}
-	if cfg.CPUProfile != "" {
+	switch {
+	case cfg.CPUProfile == "":
+	case pprofAddr != "":
+		say("CPU profile of the server: %s (go tool pprof -top %s)", cfg.CPUProfile, cfg.CPUProfile)
+	default:
 		say("CPU profile of the load: %s (server side only: go tool pprof -tagfocus=side=server -top %s)", cfg.CPUProfile, cfg.CPUProfile)
 	}
 	res.LastLine = fmt.Sprintf("moves/s=%.1f p50_ms=%.2f p99_ms=%.2f fragment_bytes=%.0f ratio=%.2f",
@@ -564,6 +644,7 @@ type runLimits struct {
 	moves    int64         // successful moves in all
 	duration time.Duration // no move starts after this long
 	perGame  int           // moves per game of each client
+	rate     float64       // open loop: move POSTs scheduled at this many per second (0: closed loop)
 }
 
 // loadStats is what the clients saw.
@@ -574,6 +655,7 @@ type loadStats struct {
 	FullPages      int
 	Selections     int
 	Finished       int
+	Late           int // open loop: move POSTs started more than 1 ms after their scheduled time
 	Errors         int
 	ErrorSamples   []string
 	Latency        []time.Duration // of each successful move POST
@@ -589,6 +671,7 @@ func (s *loadStats) add(o loadStats) {
 	s.FullPages += o.FullPages
 	s.Selections += o.Selections
 	s.Finished += o.Finished
+	s.Late += o.Late
 	s.Errors += o.Errors
 	for _, e := range o.ErrorSamples {
 		if len(s.ErrorSamples) < 8 {
@@ -614,6 +697,42 @@ type load struct {
 	// it are expected, and end the client that sees one.
 	Killed   atomic.Bool
 	reserved atomic.Int64
+	// open is the schedule of an open-loop run (nil in a closed loop).
+	open *openLoop
+}
+
+// openLoop hands out the start times of move POSTs on a fixed schedule:
+// the n-th move POST is due at t0 + n/rate, whether or not a client is
+// free to send it then, so that a slow server shows as latency instead of
+// as fewer requests (no coordinated omission).
+type openLoop struct {
+	t0       time.Time
+	interval float64 // seconds between two arrivals
+	deadline time.Time
+	seq      atomic.Int64
+}
+
+// errRunOver ends a client's run quietly: the open loop's schedule is over.
+var errRunOver = errors.New("bench: the run is over")
+
+// next takes the next slot of the schedule and waits until it is due; it
+// returns the scheduled time, or false when the schedule (or ctx) is over.
+func (o *openLoop) next(ctx context.Context) (time.Time, bool) {
+	n := o.seq.Add(1) - 1
+	due := o.t0.Add(time.Duration(float64(n) * o.interval * float64(time.Second)))
+	if !o.deadline.IsZero() && due.After(o.deadline) {
+		return time.Time{}, false
+	}
+	if wait := time.Until(due); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return time.Time{}, false
+		case <-t.C:
+		}
+	}
+	return due, true
 }
 
 func gameKinds(game string) ([][2]string, error) {
@@ -735,6 +854,10 @@ func (l *load) run(ctx context.Context, lim runLimits) loadStats {
 	if lim.duration > 0 {
 		deadline = time.Now().Add(lim.duration)
 	}
+	if lim.rate > 0 {
+		l.open = &openLoop{t0: time.Now(), interval: 1 / lim.rate, deadline: deadline}
+		defer func() { l.open = nil }()
+	}
 	stats := make([]loadStats, len(l.clients))
 	var wg sync.WaitGroup
 	for i, c := range l.clients {
@@ -810,6 +933,9 @@ type client struct {
 }
 
 const password = "bench-password"
+
+// signUps bounds the sign-ups under way at once.
+var signUps = make(chan struct{}, 2*runtime.NumCPU())
 
 // setup signs the client's accounts up and starts its games.
 func (c *client) setup(ctx context.Context) error {
@@ -898,6 +1024,14 @@ func wantOK(p page, what string) error {
 }
 
 func (c *client) signUp(ctx context.Context, u *user) error {
+	// A sign-up hashes the password (bcrypt, tens of ms of CPU): a few at
+	// a time, or on a busy machine they queue past the server's timeouts.
+	select {
+	case signUps <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-signUps }()
 	p, err := c.get(ctx, u, "/signup")
 	if err != nil {
 		return err
@@ -1040,7 +1174,7 @@ func (c *client) run(ctx context.Context, lim runLimits, deadline time.Time) loa
 		if err == nil {
 			continue
 		}
-		if c.l.Killed.Load() || ctx.Err() != nil {
+		if c.l.Killed.Load() || ctx.Err() != nil || errors.Is(err, errRunOver) {
 			break
 		}
 		c.st.Errors++
@@ -1174,6 +1308,16 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	}
 	u := g.players[mover]
 	start := time.Now()
+	if c.l.open != nil {
+		due, ok := c.l.open.next(ctx)
+		if !ok {
+			return errRunOver
+		}
+		if start = time.Now(); start.Sub(due) > time.Millisecond {
+			c.st.Late++
+		}
+		start = due
+	}
 	p, err := c.request(ctx, u, http.MethodPost, pg.form.url, form, pg.form, g.url())
 	lat := time.Since(start)
 	if err != nil {
@@ -1537,4 +1681,32 @@ func textOf(body []byte, match func(tag string, attrs []html.Attribute) bool) st
 // userAddr is the client address of user number n: 10.x.y.z, one per user.
 func userAddr(n int) string {
 	return fmt.Sprintf("10.%d.%d.%d", (n>>16)&255, (n>>8)&255, n&255)
+}
+
+// fetchProfile asks the server's profiler at addr for a CPU profile of
+// the next d (rounded up to whole seconds) and writes it to path.
+func fetchProfile(ctx context.Context, addr string, d time.Duration, path string) error {
+	secs := int(math.Ceil(d.Seconds()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs), nil)
+	if err != nil {
+		return err
+	}
+	hc := &http.Client{Transport: &http.Transport{Proxy: nil}, Timeout: time.Duration(secs)*time.Second + time.Minute}
+	res, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("bench: the server's CPU profile: %w", err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("bench: the server's CPU profile: status %d", res.StatusCode)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return fmt.Errorf("bench: the server's CPU profile: %w", err)
+	}
+	return f.Close()
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,7 +22,7 @@ var lastLine = regexp.MustCompile(`^moves/s=\d+(\.\d)? p50_ms=\d+\.\d\d p99_ms=\
 func TestBench(t *testing.T) {
 	var out bytes.Buffer
 	res, err := runBench(context.Background(), benchConfig{Users: 8, Games: 4, Clients: 4, Moves: 50, Duration: 5 * time.Second,
-		Game: "mix", RawDuration: 100 * time.Millisecond, BcryptCost: bcrypt.MinCost, Dir: t.TempDir()}, &out)
+		Game: "mix", RawDuration: 100 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Dir: t.TempDir()}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -44,7 +46,7 @@ func TestBenchCPUProfile(t *testing.T) {
 	prof := t.TempDir() + "/cpu.out"
 	var out bytes.Buffer
 	_, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 10, Duration: 5 * time.Second,
-		Game: "trench", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, CPUProfile: prof, Quiet: true}, &out)
+		Game: "trench", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, CPUProfile: prof, Quiet: true}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ func TestParseGame(t *testing.T) {
 func TestBenchWithComputer(t *testing.T) {
 	var out bytes.Buffer
 	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 20, Duration: 5 * time.Second,
-		Game: "mix", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, Dir: t.TempDir(),
+		Game: "mix", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Dir: t.TempDir(),
 		ComputerShare: 0.5, ComputerPhase: 1500 * time.Millisecond}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
@@ -138,5 +140,77 @@ func TestBenchWithComputer(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 	if last := lines[len(lines)-1]; !lastLine.MatchString(last) {
 		t.Fatalf("last line %q", last)
+	}
+}
+
+// TestBenchOpenLoop runs the open loop in-process: the move POSTs keep to
+// the schedule (no more than it allows), and the report says so.
+func TestBenchOpenLoop(t *testing.T) {
+	var out bytes.Buffer
+	res, err := runBench(context.Background(), benchConfig{Users: 8, Games: 4, Clients: 4, Moves: 1000, Duration: 1500 * time.Millisecond,
+		Game: "trench", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Rate: 20, Dir: t.TempDir()}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Log("\n" + out.String())
+	if res.Load.Errors != 0 {
+		t.Fatalf("%d errors", res.Load.Errors)
+	}
+	// 20/s for 1.5 s: the slots at 0, 50 ms, …, 1500 ms.
+	if res.Load.Moves < 10 || res.Load.Moves > 31 {
+		t.Fatalf("%d moves at 20/s in 1.5 s", res.Load.Moves)
+	}
+	if !strings.Contains(out.String(), "scheduled at 20/s") || !strings.Contains(out.String(), "(from the scheduled time)") {
+		t.Fatal("the report does not say it ran an open loop")
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if last := lines[len(lines)-1]; !lastLine.MatchString(last) {
+		t.Fatalf("last line %q", last)
+	}
+}
+
+// TestBenchFlags checks the flags of the open loop and the child server.
+func TestBenchFlags(t *testing.T) {
+	for _, args := range [][]string{{"--rate", "-5"}, {"--rate", "NaN"}, {"--rate", "x"}, {"--url", "http://example.com:80"}} {
+		if err := benchCommand(context.Background(), io.Discard, append(args, "--raw-duration", "1ms")); err == nil {
+			t.Errorf("%q accepted", args)
+		}
+	}
+	if _, err := parseServeFlags("serve", []string{"--pprof-addr", "0.0.0.0:6060"}); err == nil {
+		t.Error("--pprof-addr on every interface accepted")
+	}
+	if c, err := parseServeFlags("serve", []string{"--pprof-addr", "127.0.0.1:6060"}); err != nil || c.PprofAddr != "127.0.0.1:6060" {
+		t.Errorf("--pprof-addr 127.0.0.1:6060: %q %v", c.PprofAddr, err)
+	}
+}
+
+// TestBenchServerProcess runs the bench against `trench serve` as a child
+// process, as `make bench` does: the server's own CPU is reported and its
+// profile written. Skipped with -short (it builds the binary).
+func TestBenchServerProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: not with -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "trench")
+	if err := buildBinary(context.Background(), bin); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.out")
+	var out bytes.Buffer
+	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 30, Duration: 2 * time.Second,
+		Game: "mix", RawDuration: 50 * time.Millisecond, Bin: bin, CPUProfile: prof, Dir: dir}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Log("\n" + out.String())
+	if res.Load.Errors != 0 || res.Load.Moves == 0 {
+		t.Fatalf("%d errors, %d moves", res.Load.Errors, res.Load.Moves)
+	}
+	if res.ServerCPUPerMove <= 0 || !strings.Contains(out.String(), "ms per request") || !strings.Contains(out.String(), "server: child process") {
+		t.Fatalf("no server CPU reported (%v ms per move)", res.ServerCPUPerMove)
+	}
+	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
+		t.Fatalf("no profile of the server written: %v", err)
 	}
 }

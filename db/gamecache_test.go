@@ -1,0 +1,251 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+)
+
+// screen reads what a game page reads (the game, its moves, its match),
+// twice: the second time from memory; both must agree.
+func screen(t *testing.T, store *db.DB, id int64) (db.Game, []db.Move, db.Match) {
+	t.Helper()
+	ctx := context.Background()
+	var g [2]db.Game
+	var ms [2][]db.Move
+	var m [2]db.Match
+	for i := range 2 {
+		var err error
+		if g[i], err = store.Game(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if ms[i], err = store.Moves(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if m[i], err = store.Match(ctx, g[i].MatchID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g[0] != g[1] || len(ms[0]) != len(ms[1]) || m[0] != m[1] {
+		t.Fatalf("the remembered game differs from the one read: %+v %+v", g[0], g[1])
+	}
+	return g[1], ms[1], m[1]
+}
+
+// TestRememberedGamesFollowEveryWrite: a game read from memory is the
+// stored one after a move, a stale move (refused, nothing changed), an
+// armistice offer, a rename of nothing, a timeout, a resignation and an
+// account's deletion, and after a move made by another process.
+func TestRememberedGamesFollowEveryWrite(t *testing.T) {
+	ctx := context.Background()
+	store, path := open(t)
+	g, ann, bob := newGame(t, store, "trench", "single")
+	play := func(g db.Game) db.Game {
+		t.Helper()
+		st, err := g.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: g.Side[g.ToMove].ID, Ply: g.Ply, Move: st.Legal(g.ToMove)[0]}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return next
+	}
+	screen(t, store, g.ID)
+	g1 := play(g)
+	if got, ms, _ := screen(t, store, g.ID); got.Ply != 1 || len(ms) != 1 || got.State != g1.State {
+		t.Fatalf("after a move: ply %d, %d moves", got.Ply, len(ms))
+	}
+	// The same submit again (a double click): a conflict, nothing changed.
+	st, _ := g.Decode()
+	_, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: g.Side[g.ToMove].ID, Ply: 0, Move: st.Legal(g.ToMove)[0]}, t0)
+	if db.KindOf(err) != db.KindConflict {
+		t.Fatalf("a stale move: %v, want a conflict", err)
+	}
+	if got, ms, _ := screen(t, store, g.ID); got.Ply != 1 || len(ms) != 1 {
+		t.Fatalf("after a refused move: ply %d, %d moves", got.Ply, len(ms))
+	}
+	if _, err := store.OfferArmistice(ctx, g.ID, g1.Side[g1.ToMove].ID, 1, t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := screen(t, store, g.ID); got.ArmisticeBy != g1.ToMove {
+		t.Fatalf("after an armistice offer: %v", got.ArmisticeBy)
+	}
+
+	// Another process moves: seen within a second.
+	other, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	og, err := other.Game(ctx, g.ID)
+	if err == nil {
+		st, _ := og.Decode()
+		_, err = other.PlayMove(ctx, db.Play{GameID: g.ID, UserID: og.Side[og.ToMove].ID, Ply: og.Ply, Move: st.Legal(og.ToMove)[0]}, t0)
+	}
+	other.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if got, ms, _ := screen(t, store, g.ID); got.Ply == 2 && len(ms) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a move made by another process is not seen after a second")
+		}
+	}
+
+	// A timeout ends the game: its page and its match say so.
+	store.SetVacationDays(0) // time running out would start a vacation first
+	if n, err := store.ExpireGames(ctx, t0.Add(400*24*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("expire: %d %v", n, err)
+	}
+	if got, _, m := screen(t, store, g.ID); !got.Finished() || got.Reason != rules.ReasonTimeout || m.Status != "finished" {
+		t.Fatalf("after the timeout: %s %s, match %s", got.Status, got.Reason, m.Status)
+	}
+
+	// A resignation, and an account's deletion (its games resigned, its
+	// name replaced), in a second game.
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: ann.ID, Opponent: bob.Name, Game: "trench", Variant: "single", Color: "0", DaysPerMove: 2}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, err := store.AcceptChallenge(ctx, c.ID, bob.ID, 7, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, _, _ := screen(t, store, id2)
+	play(g2)
+	screen(t, store, id2)
+	if err := store.DeleteAccount(ctx, bob.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	got, _, m := screen(t, store, id2)
+	if !got.Finished() || got.Reason != rules.ReasonResigned {
+		t.Fatalf("after the deletion: %s %s", got.Status, got.Reason)
+	}
+	for _, name := range []string{got.Side[0].Name, got.Side[1].Name, m.Player[0].Name, m.Player[1].Name} {
+		if name == bob.Name {
+			t.Fatalf("the deleted account's name %q is still shown", name)
+		}
+	}
+}
+
+// TestRememberedTurnCounts: the count of games waiting for a player's
+// move and the next one, read from memory, follow the moves, a new game
+// and its end.
+func TestRememberedTurnCounts(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	g, ann, bob := newGame(t, store, "trench", "single")
+	want := func(what string, annTurns, bobTurns int, annNext int64) {
+		t.Helper()
+		for range 2 { // the second answer from memory
+			a, err1 := store.TurnCount(ctx, ann.ID)
+			b, err2 := store.TurnCount(ctx, bob.ID)
+			n, err3 := store.NextWaiting(ctx, ann.ID, 0)
+			if err1 != nil || err2 != nil || err3 != nil {
+				t.Fatal(err1, err2, err3)
+			}
+			if a != annTurns || b != bobTurns || n != annNext {
+				t.Fatalf("%s: ann %d bob %d, ann's next game %d; want %d %d %d", what, a, b, n, annTurns, bobTurns, annNext)
+			}
+		}
+	}
+	want("a new game", 1, 0, g.ID)
+	st, _ := g.Decode()
+	g, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: ann.ID, Ply: 0, Move: st.Legal(g.ToMove)[0]}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("after ann's move", 0, 1, 0)
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: bob.ID, Opponent: ann.Name, Game: "trench", Variant: "single", Color: "1", DaysPerMove: 2}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, err := store.AcceptChallenge(ctx, c.ID, ann.ID, 3, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("a second game, ann to move", 1, 1, id2)
+	if _, err := store.Resign(ctx, g.ID, bob.ID, g.Ply, t0); err != nil {
+		t.Fatal(err)
+	}
+	want("bob resigned the first", 1, 0, id2)
+}
+
+// TestRememberedClocksFollowVacations: a game's clock, asked twice (the
+// second time its vacations come from memory), stops when the player to
+// move starts a vacation and runs again when it ends.
+func TestRememberedClocksFollowVacations(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	g, ann, _ := newGame(t, store, "trench", "single")
+	stopped := func(at time.Time) bool {
+		t.Helper()
+		var out [2]bool
+		for i := range out {
+			cs, err := store.Clock(ctx, g, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = cs.Stopped
+		}
+		if out[0] != out[1] {
+			t.Fatal("the remembered clock differs from the one read")
+		}
+		return out[1]
+	}
+	if stopped(t0.Add(time.Hour)) {
+		t.Fatal("the clock is stopped before any vacation")
+	}
+	if err := store.StartVacation(ctx, ann.ID, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if !stopped(t0.Add(2 * time.Hour)) {
+		t.Fatal("the clock runs during the vacation of the player to move")
+	}
+	if err := store.EndVacation(ctx, ann.ID, t0.Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if stopped(t0.Add(4 * time.Hour)) {
+		t.Fatal("the clock is still stopped after the vacation")
+	}
+}
+
+// TestRememberedRatingsFollowRatedGames: the ratings a game page shows,
+// asked twice (the second time from memory), change on every page of the
+// players when one of their rated games ends.
+func TestRememberedRatingsFollowRatedGames(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	g1 := startMatch(t, store, u[0], u[1], "trench", "single", true)
+	g2 := startMatch(t, store, u[1], u[0], "trench", "single", true)
+	ratingsOf := func(g db.Game) db.GameRatings {
+		t.Helper()
+		var out [2]db.GameRatings
+		for i := range out {
+			var err error
+			if out[i], err = store.GameRatings(ctx, g, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out[0] != out[1] {
+			t.Fatalf("the remembered ratings differ from those read: %+v %+v", out[0], out[1])
+		}
+		return out[1]
+	}
+	if r := ratingsOf(g2); !r.Rated || r.Current[0].Rating != 1500 {
+		t.Fatalf("before any rated game: %+v", r)
+	}
+	resignAs(t, store, playOpening(t, store, g1), u[1]) // ann wins the first
+	r := ratingsOf(g2)
+	if r.Current[0].Rating >= 1500 || r.Current[1].Rating <= 1500 { // bob plays side 0 of the second
+		t.Fatalf("the second game's page still shows the ratings before the first ended: %+v", r.Current)
+	}
+}
