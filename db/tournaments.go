@@ -347,6 +347,23 @@ func enterTournament(ctx context.Context, tx *Tx, t Tournament, userID int64, ra
 	return nil
 }
 
+// organisersTournament reads tournament id for an action of its organiser
+// before the start. Errors: KindNotFound; KindForbidden ("Only the
+// organiser can " + what) when userID is not the organiser; KindConflict
+// (started, saying so) once the sign-up is over.
+func organisersTournament(ctx context.Context, tx *Tx, id, userID int64, what, started string) (Tournament, error) {
+	t, err := tournamentByID(ctx, tx, id)
+	switch {
+	case err != nil:
+		return t, err
+	case t.Organiser.ID != userID:
+		return t, Errorf(KindForbidden, "Only the organiser can %s.", what)
+	case t.Status != "signup":
+		return t, Errorf(KindConflict, "%s", started)
+	}
+	return t, nil
+}
+
 // AddComputerEntrant lets the organiser (organiserID) of tournament id
 // enter the computer account of level ("easy", "medium" or "hard") before
 // the start, as a player like any other: the tournament starts if that
@@ -362,12 +379,9 @@ func (db *DB) AddComputerEntrant(ctx context.Context, id, organiserID int64, lev
 		return err
 	}
 	defer tx.Rollback()
-	t, err := tournamentByID(ctx, tx, id)
+	t, err := organisersTournament(ctx, tx, id, organiserID, "add computer players", "The sign-up of this tournament is over.")
 	if err != nil {
 		return err
-	}
-	if t.Organiser.ID != organiserID {
-		return Errorf(KindForbidden, "Only the organiser can add computer players.")
 	}
 	comp, err := computerByLevel(ctx, tx, level)
 	if err != nil {
@@ -389,15 +403,8 @@ func (db *DB) RemoveComputerEntrant(ctx context.Context, id, organiserID int64, 
 		return err
 	}
 	defer tx.Rollback()
-	t, err := tournamentByID(ctx, tx, id)
-	if err != nil {
+	if _, err := organisersTournament(ctx, tx, id, organiserID, "remove computer players", "The entrants can change only before the start."); err != nil {
 		return err
-	}
-	switch {
-	case t.Organiser.ID != organiserID:
-		return Errorf(KindForbidden, "Only the organiser can remove computer players.")
-	case t.Status != "signup":
-		return Errorf(KindConflict, "The entrants can change only before the start.")
 	}
 	comp, err := computerByLevel(ctx, tx, level)
 	if err != nil {
@@ -474,16 +481,11 @@ func (db *DB) StartTournament(ctx context.Context, id, userID int64, now time.Ti
 		return err
 	}
 	defer tx.Rollback()
-	t, err := tournamentByID(ctx, tx, id)
+	t, err := organisersTournament(ctx, tx, id, userID, "start the tournament", "This tournament has already started or ended.")
 	if err != nil {
 		return err
 	}
-	switch {
-	case t.Organiser.ID != userID:
-		return Errorf(KindForbidden, "Only the organiser can start the tournament.")
-	case t.Status != "signup":
-		return Errorf(KindConflict, "This tournament has already started or ended.")
-	case t.Entrants < t.MinPlayers:
+	if t.Entrants < t.MinPlayers {
 		return Errorf(KindConflict, "The tournament needs at least %d players to start; it has %d.", t.MinPlayers, t.Entrants)
 	}
 	if err := startTournament(ctx, tx, id, now); err != nil {
@@ -500,15 +502,8 @@ func (db *DB) CancelTournament(ctx context.Context, id, userID int64, now time.T
 		return err
 	}
 	defer tx.Rollback()
-	t, err := tournamentByID(ctx, tx, id)
-	if err != nil {
+	if _, err := organisersTournament(ctx, tx, id, userID, "cancel the tournament", "A tournament can be cancelled only before it starts."); err != nil {
 		return err
-	}
-	switch {
-	case t.Organiser.ID != userID:
-		return Errorf(KindForbidden, "Only the organiser can cancel the tournament.")
-	case t.Status != "signup":
-		return Errorf(KindConflict, "A tournament can be cancelled only before it starts.")
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET status = 'cancelled', ended_at = ? WHERE id = ?`, unix(now), id); err != nil {
 		return fmt.Errorf("db: cancel tournament: %w", err)
