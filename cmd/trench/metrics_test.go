@@ -62,13 +62,23 @@ func TestMetricsAndRequestLog(t *testing.T) {
 	if st.Errors > 0 || st.Moves == 0 {
 		t.Fatalf("%d moves, %d errors: %v", st.Moves, st.Errors, st.ErrorSamples)
 	}
+	// A request is counted once its answer has been written, which the
+	// client may have read in full a moment before: scrape until the last
+	// move's request is counted (or a second has passed).
+	postsOf := func(m map[string]*dto.MetricFamily) float64 {
+		return sum(m, "trench_http_requests_total", map[string]string{"method": "POST", "route": "/games/:id/move", "code": "200"})
+	}
 	after := scrape(t, hc, metricsURL)
+	for end := time.Now().Add(time.Second); postsOf(after) < float64(st.Moves) && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+		after = scrape(t, hc, metricsURL)
+	}
 
 	moves := func(m map[string]*dto.MetricFamily) float64 { return sum(m, "trench_moves_total", nil) }
 	if got := moves(after) - moves(before); got < float64(st.Moves) {
 		t.Errorf("trench_moves_total rose by %v, want at least the %d moves played", got, st.Moves)
 	}
-	posts := sum(after, "trench_http_requests_total", map[string]string{"method": "POST", "route": "/games/:id/move", "code": "200"})
+	posts := postsOf(after)
 	if posts < float64(st.Moves) {
 		t.Errorf("trench_http_requests_total for POST /games/:id/move code 200 = %v, want ≥ %d", posts, st.Moves)
 	}
