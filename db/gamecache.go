@@ -107,56 +107,71 @@ func (c *gameCache) userKept(userID int64, u *cachedUser, ver, gen uint64) bool 
 	return c.gen == gen && c.users[userID] == u && u.ver == ver
 }
 
+// readThrough is the one way a value passes through the cache. Under mu,
+// lookup returns the value remembered (ok), or else a keep function for
+// the value about to be read (nil when the cache is at another
+// generation); read then fetches it from SQLite without the lock, and keep
+// stores it under mu, only if nothing it was read under changed meanwhile
+// (keep checks the entry's version itself).
+func readThrough[T any](mu *sync.Mutex, lookup func() (v T, ok bool, keep func(T)), read func() (T, error)) (T, error) {
+	mu.Lock()
+	v, ok, keep := lookup()
+	mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := read()
+	if err != nil || keep == nil {
+		return v, err
+	}
+	mu.Lock()
+	keep(v)
+	mu.Unlock()
+	return v, nil
+}
+
 // cachedTurnCount is readTurnCount through the cache.
 func (db *DB) cachedTurnCount(ctx context.Context, userID int64) (int, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
-	c.mu.Lock()
-	u, ver := c.user(userID, gen)
-	if u != nil && u.hasTurns {
-		n := u.turns
-		c.mu.Unlock()
-		return n, nil
-	}
-	c.mu.Unlock()
-	n, err := db.readTurnCount(ctx, userID)
-	if err != nil || u == nil {
-		return n, err
-	}
-	c.mu.Lock()
-	if c.userKept(userID, u, ver, gen) {
-		u.turns, u.hasTurns = n, true
-	}
-	c.mu.Unlock()
-	return n, nil
+	return readThrough(&c.mu, func() (int, bool, func(int)) {
+		u, ver := c.user(userID, gen)
+		switch {
+		case u == nil:
+			return 0, false, nil
+		case u.hasTurns:
+			return u.turns, true, nil
+		}
+		return 0, false, func(n int) {
+			if c.userKept(userID, u, ver, gen) {
+				u.turns, u.hasTurns = n, true
+			}
+		}
+	}, func() (int, error) { return db.readTurnCount(ctx, userID) })
 }
 
 // cachedNextWaiting is readNextWaiting through the cache.
 func (db *DB) cachedNextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
-	c.mu.Lock()
-	u, ver := c.user(userID, gen)
-	if u != nil {
+	return readThrough(&c.mu, func() (int64, bool, func(int64)) {
+		u, ver := c.user(userID, gen)
+		if u == nil {
+			return 0, false, nil
+		}
 		if id, ok := u.next[exceptID]; ok {
-			c.mu.Unlock()
-			return id, nil
+			return id, true, nil
 		}
-	}
-	c.mu.Unlock()
-	id, err := db.readNextWaiting(ctx, userID, exceptID)
-	if err != nil || u == nil {
-		return id, err
-	}
-	c.mu.Lock()
-	if c.userKept(userID, u, ver, gen) {
-		if u.next == nil || len(u.next) >= 64 {
-			u.next = map[int64]int64{}
+		return 0, false, func(id int64) {
+			if !c.userKept(userID, u, ver, gen) {
+				return
+			}
+			if u.next == nil || len(u.next) >= 64 {
+				u.next = map[int64]int64{}
+			}
+			u.next[exceptID] = id
 		}
-		u.next[exceptID] = id
-	}
-	c.mu.Unlock()
-	return id, nil
+	}, func() (int64, error) { return db.readNextWaiting(ctx, userID, exceptID) })
 }
 
 // entry returns game id's entry and its version under gen, creating it;
@@ -186,30 +201,26 @@ func (c *gameCache) kept(id int64, e *cachedGame, ver, gen uint64) bool {
 func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
-	c.mu.Lock()
-	e, ver := c.entry(id, gen)
-	if e != nil && e.hasGame {
-		g := e.game
-		c.mu.Unlock()
-		return g, nil
-	}
-	c.mu.Unlock()
-	g, err := gameByID(ctx, db.read, id)
-	if err != nil || e == nil {
-		return g, err
-	}
-	c.mu.Lock()
-	if c.kept(id, e, ver, gen) {
-		e.game, e.hasGame = g, true
-	}
-	if _, ok := c.players[id]; !ok {
-		if c.players == nil || len(c.players) >= 4*maxCachedGames {
-			c.players = map[int64][2]int64{}
+	return readThrough(&c.mu, func() (Game, bool, func(Game)) {
+		e, ver := c.entry(id, gen)
+		switch {
+		case e == nil:
+			return Game{}, false, nil
+		case e.hasGame:
+			return e.game, true, nil
 		}
-		c.players[id] = [2]int64{g.Side[0].ID, g.Side[1].ID}
-	}
-	c.mu.Unlock()
-	return g, nil
+		return Game{}, false, func(g Game) {
+			if c.kept(id, e, ver, gen) {
+				e.game, e.hasGame = g, true
+			}
+			if _, ok := c.players[id]; !ok {
+				if c.players == nil || len(c.players) >= 4*maxCachedGames {
+					c.players = map[int64][2]int64{}
+				}
+				c.players[id] = [2]int64{g.Side[0].ID, g.Side[1].ID}
+			}
+		}
+	}, func() (Game, error) { return gameByID(ctx, db.read, id) })
 }
 
 // cachedMoves is the moves of game id through the cache (a copy the
@@ -217,24 +228,20 @@ func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
 func (db *DB) cachedMoves(ctx context.Context, id int64) ([]Move, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
-	c.mu.Lock()
-	e, ver := c.entry(id, gen)
-	if e != nil && e.hasMoves {
-		ms := slices.Clone(e.moves)
-		c.mu.Unlock()
-		return ms, nil
-	}
-	c.mu.Unlock()
-	ms, err := db.readMoves(ctx, id)
-	if err != nil || e == nil {
-		return ms, err
-	}
-	c.mu.Lock()
-	if c.kept(id, e, ver, gen) {
-		e.moves, e.hasMoves = slices.Clone(ms), true
-	}
-	c.mu.Unlock()
-	return ms, nil
+	return readThrough(&c.mu, func() ([]Move, bool, func([]Move)) {
+		e, ver := c.entry(id, gen)
+		switch {
+		case e == nil:
+			return nil, false, nil
+		case e.hasMoves:
+			return slices.Clone(e.moves), true, nil
+		}
+		return nil, false, func(ms []Move) {
+			if c.kept(id, e, ver, gen) {
+				e.moves, e.hasMoves = slices.Clone(ms), true
+			}
+		}
+	}, func() ([]Move, error) { return db.readMoves(ctx, id) })
 }
 
 // cachedMatch is readMatch through the cache: a match changes only with a
