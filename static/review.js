@@ -18,6 +18,12 @@ document.addEventListener("keydown", function (e) {
     var link = document.getElementById(list[i]);
     if (link) {
       e.preventDefault();
+      // A link swapped in a moment ago is boosted only once htmx settles
+      // the swap; process it now so that a quick key press still swaps in
+      // place instead of loading the whole page.
+      if (window.htmx) {
+        htmx.process(link);
+      }
       link.click();
       return;
     }
