@@ -27,7 +27,12 @@ const (
 // Error is an error with a Kind and a message meant for the user.
 type Error struct {
 	Kind Kind
-	Msg  string
+	Msg  string // the message in English
+	// Format and Args are what Msg was made of (fmt.Sprintf), for the web
+	// layer to write the message in the reader's language: Format is the
+	// ID of its translation in the catalogues of views.
+	Format string
+	Args   []any
 	// RetryAfter is, for KindTooMany, how long until the action is
 	// allowed again (0 when unknown).
 	RetryAfter time.Duration
@@ -37,13 +42,13 @@ func (e *Error) Error() string { return e.Msg }
 
 // Errorf returns an *Error of kind with a formatted message for the user.
 func Errorf(kind Kind, format string, args ...any) error {
-	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // TooMany returns a KindTooMany *Error: the action is refused for now and
 // allowed again after wait; the message should say when.
 func TooMany(wait time.Duration, format string, args ...any) error {
-	return &Error{Kind: KindTooMany, Msg: fmt.Sprintf(format, args...), RetryAfter: wait}
+	return &Error{Kind: KindTooMany, Msg: fmt.Sprintf(format, args...), Format: format, Args: args, RetryAfter: wait}
 }
 
 // RetryAfter returns how long until the action refused with err is allowed

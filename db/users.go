@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -18,10 +19,16 @@ type User struct {
 	// ConfirmMoves: a completed move waits on the page for "Send move"
 	// instead of being sent at the click.
 	ConfirmMoves bool
-	CreatedAt    time.Time
-	Admin        bool      // may use the admin pages and actions
-	SuspendedAt  time.Time // zero unless suspended: no sign-in, no session
-	DeletedAt    time.Time // zero unless deleted: Name is then a tombstone
+	// Language is the code of the language of the player's pages and
+	// mails ("fr"); "" follows the browser.
+	Language string
+	// Theme is the colour theme: "system" (the browser's), "light" or
+	// "dark".
+	Theme       string
+	CreatedAt   time.Time
+	Admin       bool      // may use the admin pages and actions
+	SuspendedAt time.Time // zero unless suspended: no sign-in, no session
+	DeletedAt   time.Time // zero unless deleted: Name is then a tombstone
 	// SessionGen is the generation of the account's sessions: a session
 	// started under another value has been ended (a password reset, a
 	// suspension or a deletion moves it on).
@@ -80,13 +87,13 @@ func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now tim
 	return u, tx.Commit()
 }
 
-const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen, confirm_moves`
+const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen, confirm_moves, language, theme`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
 	var created int64
 	var suspended, deleted sql.NullInt64
-	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen, &u.ConfirmMoves)
+	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen, &u.ConfirmMoves, &u.Language, &u.Theme)
 	u.CreatedAt = fromUnix(created)
 	u.SuspendedAt, u.DeletedAt = fromNullUnix(suspended), fromNullUnix(deleted)
 	return u, err
@@ -148,6 +155,28 @@ func (db *DB) SetBoardView(ctx context.Context, id int64, view string) error {
 // is sent. Errors: KindNotFound.
 func (db *DB) SetConfirmMoves(ctx context.Context, id int64, on bool) error {
 	return db.exec1(ctx, "set confirm moves", `UPDATE users SET confirm_moves = ? WHERE id = ?`, on, id)
+}
+
+// Languages are the codes SetLanguage accepts besides "" (the browser's).
+var Languages = []string{"en", "fr", "pt", "es", "de"}
+
+// SetLanguage stores the language of a player's pages and mails: one of
+// Languages, or "" to follow the browser. Errors: KindInvalid for another
+// code, KindNotFound.
+func (db *DB) SetLanguage(ctx context.Context, id int64, lang string) error {
+	if lang != "" && !slices.Contains(Languages, lang) {
+		return Errorf(KindInvalid, "Unknown language %q.", lang)
+	}
+	return db.exec1(ctx, "set language", `UPDATE users SET language = ? WHERE id = ?`, lang, id)
+}
+
+// SetTheme stores a player's colour theme: "system", "light" or "dark".
+// Errors: KindInvalid for another, KindNotFound.
+func (db *DB) SetTheme(ctx context.Context, id int64, theme string) error {
+	if theme != "system" && theme != "light" && theme != "dark" {
+		return Errorf(KindInvalid, "Unknown theme %q.", theme)
+	}
+	return db.exec1(ctx, "set theme", `UPDATE users SET theme = ? WHERE id = ?`, theme, id)
 }
 
 // exec1 runs one statement in its own transaction and expects it to change

@@ -119,7 +119,7 @@ func (h *accountHandler) badLink(c echo.Context, err error) error {
 	if db.KindOf(err) != db.KindNotFound && db.KindOf(err) != db.KindConflict {
 		return err
 	}
-	status, msg := statusOf(err)
+	status, msg := statusOf(c, err)
 	return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, "Link not valid"), Heading: "This link does not work",
 		Message: msg, LinkHref: "/reset", LinkText: "Ask for a new password link"}), nil)
 }
@@ -158,7 +158,7 @@ func (h *accountHandler) sendVerification(c echo.Context) error {
 	}
 	v, err := h.db.StartEmailVerification(c.Request().Context(), currentViewer(c).ID, h.now())
 	if k := db.KindOf(err); k == db.KindInvalid || k == db.KindTooMany {
-		status, msg := statusOf(err)
+		status, msg := statusOf(c, err)
 		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, "Settings"), VerifyError: msg})
 	} else if err != nil {
 		return err
@@ -174,7 +174,7 @@ func (h *accountHandler) verify(c echo.Context) error {
 	_, email, err := h.db.VerifyEmail(c.Request().Context(), c.Param("token"), h.now())
 	if err != nil {
 		if db.KindOf(err) == db.KindNotFound || db.KindOf(err) == db.KindConflict {
-			status, msg := statusOf(err)
+			status, msg := statusOf(c, err)
 			return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, "Link not valid"),
 				Heading: "This link does not work", Message: msg, LinkHref: "/settings#email", LinkText: "Your settings"}), nil)
 		}

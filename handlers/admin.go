@@ -143,7 +143,7 @@ func (h *adminHandler) done(c echo.Context, key string) error {
 // failed answers a refused action: the admin page with the reason and the
 // error's status; an internal error goes to the error handler.
 func (h *adminHandler) failed(c echo.Context, err error) error {
-	status, msg := statusOf(err)
+	status, msg := statusOf(c, err)
 	if status >= 500 {
 		return err
 	}

@@ -61,7 +61,7 @@ func (h *computerHandler) start(c echo.Context) error {
 		id, err = h.db.StartComputerGame(c.Request().Context(), in, h.seed(), h.now())
 	}
 	if db.KindOf(err) == db.KindInvalid {
-		status, msg := statusOf(err)
+		status, msg := statusOf(c, err)
 		f := challengeForm(c, in.Game, db.NewChallenge{Variant: in.Variant, Color: in.Color, Rated: true}, "")
 		f.Computer = computerChoice(f.Game, in.Level, h.rated, msg)
 		return render(c, status, views.ChallengeFormView(f), nil)
@@ -228,7 +228,7 @@ func (h *analysisHandler) queue(c echo.Context) error {
 		_, err = h.db.QueueAnalysis(ctx, id, currentViewer(c).ID, h.nodes, h.now())
 	}
 	if err != nil {
-		status, msg := statusOf(err)
+		status, msg := statusOf(c, err)
 		if status >= 500 || status == http.StatusNotFound {
 			return err
 		}

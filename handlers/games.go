@@ -831,7 +831,7 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		err = do(c.Request().Context(), id, currentViewer(c).ID, ply)
 	}
 	if err != nil {
-		status, msg := statusOf(err)
+		status, msg := statusOf(c, err)
 		if status >= 500 || status == http.StatusNotFound {
 			return err
 		}

@@ -37,8 +37,21 @@ func render(c echo.Context, status int, full, fragment templ.Component) error {
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
-// statusOf maps an error to its status code and the message for the user.
-func statusOf(err error) (int, string) {
+// statusOf maps an error to its status code and the message for the
+// user, in the language of the request.
+func statusOf(c echo.Context, err error) (int, string) {
+	status, msg := statusAndMessage(err)
+	ctx := c.Request().Context()
+	var e *db.Error
+	if errors.As(err, &e) && e.Format != "" {
+		return status, views.T(ctx, e.Format, e.Args...)
+	}
+	return status, views.T(ctx, msg)
+}
+
+// statusAndMessage maps an error to its status code and the message for
+// the user, in English.
+func statusAndMessage(err error) (int, string) {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		msg := http.StatusText(he.Code)
@@ -79,7 +92,10 @@ func (a *App) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	status, msg := statusOf(err)
+	if c.Get("lang") == nil {
+		setLanguage(c, "") // an error met before the viewer was known
+	}
+	status, msg := statusOf(c, err)
 	setRetryAfter(c, err)
 	if status >= 500 {
 		a.log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err)
@@ -88,7 +104,7 @@ func (a *App) handleError(err error, c echo.Context) {
 		c.Response().Header().Set("HX-Retarget", "#flash")
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
 	}
-	page := views.ErrorPage{Page: pageOf(c, http.StatusText(status)), Status: status, Message: msg}
+	page := views.ErrorPage{Page: pageOf(c, views.T(c.Request().Context(), http.StatusText(status))), Status: status, Message: msg}
 	if err := render(c, status, views.ErrorView(page), views.Flash(msg)); err != nil {
 		a.log.Error("render error page", "err", err)
 	}

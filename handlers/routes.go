@@ -33,6 +33,8 @@ func (a *App) routes(e *echo.Echo) {
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
 
 	site.GET("/", pages.home)
+	prefs := &preferenceHandler{db: a.db, secure: a.cfg.SecureCookies}
+	site.POST("/language", prefs.setLanguage)
 	site.GET("/events", a.live.dashboardEvents, requireUser)
 	site.GET("/rules", pages.rules)
 	site.GET("/rules/:game", pages.rules)

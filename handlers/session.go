@@ -35,6 +35,10 @@ type viewer struct {
 	Admin     bool
 	// ConfirmMoves: a completed move waits for "Send move".
 	ConfirmMoves bool
+	// Language is the player's chosen language ("" follows the browser);
+	// Theme their colour theme ("system", "light", "dark"; "" for a
+	// visitor, who gets the system's).
+	Language, Theme string
 	// SessionID is the server-side session of the request (0 for a visitor).
 	SessionID int64
 	// turns counts the games waiting for the viewer's move, once per
@@ -154,7 +158,7 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 			}
 		}
 	}
-	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, ConfirmMoves: u.ConfirmMoves, Admin: u.Admin, SessionID: sess.ID,
+	return viewer{ID: u.ID, Name: u.Name, BoardView: u.BoardView, ConfirmMoves: u.ConfirmMoves, Language: u.Language, Theme: u.Theme, Admin: u.Admin, SessionID: sess.ID,
 		turns: sync.OnceValues(func() (int, error) { return m.db.TurnCount(ctx, u.ID) })}, nil
 }
 
@@ -197,7 +201,10 @@ func (m *sessionManager) setBoardView(c echo.Context, view string) error {
 	return s.Save(c.Request(), c.Response())
 }
 
-// loadUser reads the session cookie and puts the viewer in the context.
+// loadUser reads the session cookie and puts the viewer in the context,
+// and the language of the pages in the request's context (views.Lang):
+// the player's setting, else a visitor's choice (the lang cookie), else
+// the browser's Accept-Language, else English.
 func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		v, err := a.sessions.load(c)
@@ -205,8 +212,46 @@ func (a *App) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		c.Set("viewer", v)
+		setLanguage(c, v.Language)
 		return next(c)
 	}
+}
+
+// setLanguage puts the language of the pages in the request's context
+// (views.Lang): chosen, when a code; else a visitor's choice (the lang
+// cookie); else the browser's Accept-Language; else English.
+func setLanguage(c echo.Context, chosen string) {
+	r := c.Request()
+	lang := chosen
+	if lang == "" {
+		if ck, err := r.Cookie(langCookie); err == nil && views.IsLanguage(ck.Value) {
+			lang = ck.Value
+		}
+	}
+	if lang == "" {
+		lang = views.MatchLanguage(r.Header.Get("Accept-Language"))
+	}
+	c.SetRequest(r.WithContext(views.WithLang(r.Context(), lang)))
+	c.Set("lang", lang)
+	h := c.Response().Header()
+	h.Set("Content-Language", lang)
+	h.Add("Vary", "Accept-Language")
+}
+
+// langCookie keeps a visitor's choice of language (a code of
+// views.Languages).
+const langCookie = "lang"
+
+// tr returns the message msg in the language of the request, formatted
+// with args (views.T).
+func tr(c echo.Context, msg string, args ...any) string {
+	return views.T(c.Request().Context(), msg, args...)
+}
+
+// trn returns the plural form of msg for count in the language of the
+// request, formatted with args (views.TN).
+func trn(c echo.Context, msg string, count int, args ...any) string {
+	return views.TN(c.Request().Context(), msg, count, args...)
 }
 
 // loadAnnouncement puts the server's announcement in the context, for
@@ -261,5 +306,10 @@ func basePage(c echo.Context, title string) views.Page {
 	v := currentViewer(c)
 	token, _ := c.Get("csrf").(string)
 	announcement, _ := c.Get("announcement").(string)
-	return views.Page{Title: title, User: v.Name, CSRF: token, Admin: v.Admin, Announcement: announcement}
+	theme := v.Theme
+	if theme == "system" {
+		theme = ""
+	}
+	return views.Page{Title: title, User: v.Name, CSRF: token, Admin: v.Admin, Announcement: announcement,
+		Path: c.Request().URL.RequestURI(), Theme: theme}
 }

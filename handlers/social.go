@@ -278,7 +278,7 @@ func (h *socialHandler) answer(c echo.Context, id int64, err error, next string)
 	c.Set("badge", true)
 	c.Set("social", true) // an htmx answer brings the social panel along
 	if err != nil {
-		status, msg := statusOf(err)
+		status, msg := statusOf(c, err)
 		if status >= 500 || status == http.StatusNotFound {
 			return err
 		}

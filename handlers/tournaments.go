@@ -146,7 +146,7 @@ func (h *tournamentHandler) create(c echo.Context) error {
 	rounds, min, max, days, starts := c.FormValue("rounds"), c.FormValue("min"), c.FormValue("max"), c.FormValue("days"), c.FormValue("starts")
 	rated := c.FormValue("rated") != ""
 	again := func(err error) error {
-		status, msg := statusOf(err)
+		status, msg := statusOf(c, err)
 		return render(c, status, views.TournamentFormView(tournamentForm(c, name, game, format, rounds, min, max, days, starts, rated, msg)), nil)
 	}
 	num := func(s string) int {

@@ -46,7 +46,7 @@ func (h *vacationHandler) end(c echo.Context) error {
 func (h *vacationHandler) change(c echo.Context, fn func(ctx context.Context, userID int64, now time.Time) error) error {
 	if err := fn(c.Request().Context(), currentViewer(c).ID, h.now()); err != nil {
 		if db.KindOf(err) == db.KindConflict {
-			status, msg := statusOf(err)
+			status, msg := statusOf(c, err)
 			return h.render(c, status, msg)
 		}
 		return err

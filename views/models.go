@@ -23,6 +23,12 @@ type Page struct {
 	// for none.
 	Announcement string
 	Admin        bool // the user may use the admin pages
+	// Path is the address of the page (path and query), where the
+	// language menu comes back to.
+	Path string
+	// Theme is the colour theme: "light", "dark", or "" for the
+	// browser's (prefers-color-scheme).
+	Theme string
 }
 
 // SignedIn reports whether a user is signed in.
