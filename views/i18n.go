@@ -56,10 +56,10 @@ var Languages = []Language{
 // catalogue is one language's messages, ready for lookups.
 type catalogue struct {
 	tag     language.Tag
-	plain   map[string]string      // ID → text, for messages without plural forms
-	plural  map[string]bool        // IDs with plural forms
-	loc     *i18n.Localizer        // for the plural forms
-	printer *message.Printer       // numbers
+	plain   map[string]string        // ID → text, for messages without plural forms
+	plural  map[string]bool          // IDs with plural forms
+	loc     *i18n.Localizer          // for the plural forms
+	printer *message.Printer         // numbers
 	seen    map[string]*i18n.Message // every message of the file, by ID
 }
 
