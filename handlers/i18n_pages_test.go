@@ -1,6 +1,8 @@
 package handlers_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -130,4 +132,70 @@ func TestLanguageCookieWinsOverTheBrowser(t *testing.T) {
 	v.Submit(v.Last.Find("#language-form"), url.Values{"lang": {""}})
 	v.getIn("/", "fr")
 	v.wantTexts("main h1", "Trench, par correspondance")
+}
+
+// TestAnalysisInFrenchAndGerman: the computer analysis of a finished
+// game, its panel on the review and the analysis board, read in French
+// and German.
+func TestAnalysisInFrenchAndGerman(t *testing.T) {
+	s := startComputerless(t, "", nil)
+	a, _ := signedUpPair(t, s)
+	g := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 6)
+	page := fmt.Sprintf("/games/%d", g.ID)
+
+	a.getIn(page, "fr")
+	a.wantTexts("#analysis h2", "Analyse par l'ordinateur")
+	a.wantTexts("#analyse", "Analyser")
+	a.Submit(a.Last.Find("#analyse-form"), nil)
+	a.wantStatus(http.StatusOK)
+	a.getIn(page, "de")
+	a.wantTexts("#analysis-status", "Wartet", "Stellungen zu bewerten")
+	a.wantTexts("#analysis-reload", "Lade die Seite neu")
+
+	runComputer(t, s)
+	waitFor(t, "the analysis", func() bool { return s.analysisOf(t, g.ID).State == "done" })
+	v := s.newClient(t)
+	review := fmt.Sprintf("%s?ply=%d", page, g.Ply)
+	v.getIn(review, "fr")
+	v.wantTexts("#analysis-eval", fmt.Sprintf("Après le demi-coup %d : Noir peut espérer", g.Ply), "Blanc")
+	v.wantTexts("#analysis-mistakes", "Erreurs : Noir", "Une erreur est un coup")
+	if label, _ := v.Last.Find("#eval-graph").Attr("aria-label"); !strings.HasPrefix(label, "Résultat attendu de Noir après chaque demi-coup") {
+		t.Errorf("the French graph is labelled %q", label)
+	}
+	v.getIn(review, "de")
+	v.wantTexts("#analysis-eval", fmt.Sprintf("Nach Halbzug %d: erwartetes Ergebnis für Schwarz", g.Ply))
+	v.wantTexts("#analysis-mistakes", "Fehler: Schwarz", "Zugliste")
+
+	// The analysis board of the ended game, with a line tried.
+	v.getIn(fmt.Sprintf("%s/analysis?ply=0", page), "fr")
+	v.wantTexts("main h1", "Plateau d'analyse")
+	v.wantTexts("#line-position", "La position après le demi-coup 0 de la partie.")
+	v.wantTexts("#line-to-move", "Noir au trait")
+	v.wantTexts("#line-legal", "coups légaux pour Noir")
+	v.wantTexts("#board-eval h2", "Évaluation de l'ordinateur")
+	v.wantTexts("#board-eval-text", "Noir peut espérer")
+	v.wantTexts("#board-best", "Meilleur coup :")
+	v.wantTexts("#line-empty", "Cliquez sur une unité")
+	v.getIn(fmt.Sprintf("%s/analysis?ply=0", page), "de")
+	v.wantTexts("#line-to-move", "Schwarz am Zug")
+	v.wantTexts("#line-empty", "Klicke eine Einheit")
+	v.wantTexts("#line-steps", "Vorige Variante", "Nächste Variante", "Pfeiltasten")
+
+	// One move of the game tried as a line, and a move that is not legal.
+	moves, err := s.DB.Moves(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := fmt.Sprintf("%s/analysis?ply=0&line=%s", page, url.QueryEscape(moves[0].Move))
+	v.getIn(line, "fr")
+	v.wantTexts("#line-position", "et 1 coup de la ligne (demi-coup 1)")
+	v.wantTexts("#line-to-move", "Blanc au trait")
+	v.getIn(line, "de")
+	v.wantTexts("#line-position", "und 1 Zug der Zugfolge (Halbzug 1)")
+	v.wantTexts("#line-tree", "Zugfolgen")
+	req, _ := http.NewRequest(http.MethodGet, v.abs(line+","+url.QueryEscape(moves[0].Move)), nil)
+	req.Header.Set("Accept-Language", "es")
+	v.do(req, false)
+	v.wantStatus(http.StatusBadRequest)
+	v.wantTexts("main", "La jugada 2 de la línea", "no es una jugada legal")
 }
