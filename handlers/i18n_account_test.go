@@ -60,16 +60,16 @@ func TestMailsInTheRecipientsLanguage(t *testing.T) {
 	}
 	m := waitMails(t, sink, 1)[0]
 	link := fmt.Sprintf("%s/games/%d\n", s.URL, id)
-	if !strings.HasPrefix(m.Subject, "À vous de jouer contre alice : ") ||
+	if !strings.HasPrefix(m.Subject, "À vous de jouer contre alice\u00a0: ") ||
 		!strings.HasPrefix(m.Body, "Bonjour bob,\n\nC'est à vous de jouer dans ") || !strings.Contains(m.Body, " contre alice (") ||
-		!strings.Contains(m.Body, link) || !strings.Contains(m.Body, "Pour le modifier ou l'arrêter : "+s.URL+"/settings\n") ||
+		!strings.Contains(m.Body, link) || !strings.Contains(m.Body, "Pour le modifier ou l'arrêter\u00a0: "+s.URL+"/settings\n") ||
 		strings.Contains(m.Body, "your move") {
 		t.Fatalf("bob, who reads French, got:\nSubject: %s\n%s", m.Subject, m.Body)
 	}
 
 	// Bob's feed speaks French too, whoever reads it.
 	_, f := getFeed(t, feedURL(t, b))
-	if len(f.Entries) != 1 || !strings.HasPrefix(f.Entries[0].Title, "À vous de jouer : ") ||
+	if len(f.Entries) != 1 || !strings.HasPrefix(f.Entries[0].Title, "À vous de jouer\u00a0: ") ||
 		!strings.HasPrefix(f.Entries[0].Summary, "C'est à vous de jouer contre alice. Votre temps expire le ") {
 		t.Fatalf("bob's feed: %+v", f.Entries)
 	}
