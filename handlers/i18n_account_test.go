@@ -6,30 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/PuerkitoBio/goquery"
 )
-
-// getIn fetches path as a browser asking for the language lang
-// (Accept-Language) would.
-func getIn(c *client, lang, path string) *goquery.Document {
-	c.t.Helper()
-	req, err := http.NewRequest(http.MethodGet, c.abs(path), nil)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Accept-Language", lang)
-	return c.do(req, false)
-}
-
-// submitIn submits a form of the last page as a browser asking for the
-// language lang would.
-func submitIn(c *client, lang string, form *goquery.Selection, extra url.Values) *goquery.Document {
-	c.t.Helper()
-	req, htmx := c.formRequest(form, extra)
-	req.Header.Set("Accept-Language", lang)
-	return c.do(req, htmx)
-}
 
 // chooseLanguage stores lang as c's language through the footer's menu.
 func chooseLanguage(t *testing.T, c *client, lang string) {
@@ -87,12 +64,13 @@ func TestMailsInTheRecipientsLanguage(t *testing.T) {
 
 	// The admin reads German and forces a reset of bob's password: the page
 	// is German, the mail to bob French.
-	getIn(a, "de", "/admin")
+	a.AcceptLanguage = "de"
+	a.Get("/admin")
 	a.wantStatus(http.StatusOK)
 	if got := a.text("#users h2"); got != "Spieler" {
 		t.Fatalf("the admin page in German titles the players %q", got)
 	}
-	submitIn(a, "de", a.Last.Find(`#users tr[data-user="bob"] form[data-action="reset"]`), nil)
+	a.Submit(a.Last.Find(`#users tr[data-user="bob"] form[data-action="reset"]`), nil)
 	a.wantStatus(http.StatusOK)
 	if got := a.text("#reset-link p"); !strings.HasPrefix(got, "Das Passwort von bob funktioniert nicht mehr") ||
 		!strings.Contains(got, "Ein Link zum Wählen eines neuen ging an die bestätigte Adresse.") {
@@ -116,7 +94,8 @@ func TestResetPageInTheBrowsersLanguage(t *testing.T) {
 	sink := startMailSink(t)
 	s := startMailServer(t, "", nil, sink.Addr)
 	v := s.newClient(t)
-	getIn(v, "de-AT, en;q=0.3", "/reset")
+	v.AcceptLanguage = "de-AT, en;q=0.3"
+	v.Get("/reset")
 	v.wantStatus(http.StatusOK)
 	if got := v.text("main h1"); got != "Passwort vergessen?" {
 		t.Fatalf("the reset page in German is titled %q", got)
@@ -124,7 +103,7 @@ func TestResetPageInTheBrowsersLanguage(t *testing.T) {
 	if got := v.text(`form[action="/reset"] button`); got != "Schick mir einen Link" {
 		t.Fatalf("the button reads %q", got)
 	}
-	submitIn(v, "de", v.Last.Find(`form[action="/reset"]`), url.Values{"email": {"not an address"}})
+	v.Submit(v.Last.Find(`form[action="/reset"]`), url.Values{"email": {"not an address"}})
 	v.wantStatus(http.StatusBadRequest)
 	if got := v.text("main .flash"); got != "Das ist keine E-Mail-Adresse; schreib sie als name@example.org." {
 		t.Fatalf("a bad address in German: %q", got)
