@@ -62,6 +62,19 @@ func TestMailsInTheRecipientsLanguage(t *testing.T) {
 		t.Fatalf("alice, who chose no language, got:\nSubject: %s\n%s", m.Subject, m.Body)
 	}
 
+	// Bob switches to the daily digest; the next time the game waits for
+	// him, the digest is French as well.
+	saveNotify(t, b, "bob@example.org", "daily")
+	clickMove(t, a, id, func(int) int { return 0 })
+	if n := runMailJob(t, s); n != 1 {
+		t.Fatalf("the job sent %d mails, want bob's digest", n)
+	}
+	if m := waitMails(t, sink, 3)[2]; m.Subject != "1 partie attend votre coup" ||
+		!strings.HasPrefix(m.Body, "Bonjour bob,\n\n1 partie attend votre coup\u00a0:\n\n- ") || !strings.Contains(m.Body, " contre alice (") ||
+		!strings.Contains(m.Body, "récapitulatif quotidien") {
+		t.Fatalf("bob's digest:\nSubject: %s\n%s", m.Subject, m.Body)
+	}
+
 	// The admin reads German and forces a reset of bob's password: the page
 	// is German, the mail to bob French.
 	a.AcceptLanguage = "de"
@@ -79,13 +92,12 @@ func TestMailsInTheRecipientsLanguage(t *testing.T) {
 	if b := a.Last.Find("#reset-link strong"); b.Text() != "bob" {
 		t.Fatalf("the name is not in bold: %q", b.Text())
 	}
-	m = waitMails(t, sink, 3)[2]
+	m = waitMails(t, sink, 4)[3]
 	if m.To[0] != "bob@example.org" || m.Subject != "Choisissez un nouveau mot de passe" ||
 		!strings.HasPrefix(m.Body, "Bonjour bob,\n\nL'administrateur de "+s.URL+" a réinitialisé votre mot de passe.") {
 		t.Fatalf("the reset mail to bob:\nSubject: %s\n%s", m.Subject, m.Body)
 	}
 	linkIn(t, s, m.Body, "/reset/")
-
 }
 
 // TestResetPageInTheBrowsersLanguage: a visitor whose browser asks for
