@@ -109,11 +109,11 @@ func errorText(ctx context.Context, err error) string {
 	case illegal && detail == "":
 		return views.T(ctx, "This move is not allowed in this position.")
 	case illegal:
-		return views.T(ctx, "This move is not allowed in this position (%s).", detail)
+		return views.T(ctx, "This move is not allowed in this position: %s", detail)
 	case detail == "":
 		return views.T(ctx, "This notation cannot be read.")
 	}
-	return views.T(ctx, "This notation cannot be read (%s).", detail)
+	return views.T(ctx, "This notation cannot be read: %s", detail)
 }
 
 // rulesDetail returns the text of a rules error without the words of its
