@@ -24,15 +24,16 @@ import (
 // ("" when they are allowed): the card game never has them, and a game
 // whose challenge did not allow them has none.
 func TakebackRefusal(g Game) string {
-	if err := takebackRefusal(g); err != nil {
+	if err := TakebackRefusalError(g); err != nil {
 		return err.Error()
 	}
 	return ""
 }
 
-// takebackRefusal is TakebackRefusal as a KindInvalid error (nil when
-// takebacks are allowed).
-func takebackRefusal(g Game) error {
+// TakebackRefusalError is TakebackRefusal as a KindInvalid *Error (nil
+// when takebacks are allowed), whose format and values the web layer
+// translates.
+func TakebackRefusalError(g Game) error {
 	e, err := g.Engine()
 	if err != nil {
 		return Errorf(KindInvalid, "This game is unknown to the server.")
@@ -63,7 +64,7 @@ func (g Game) CanAskTakeback(side rules.Side) bool {
 // without takebacks).
 func (db *DB) AskTakeback(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
 	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
-		if err := takebackRefusal(g); err != nil {
+		if err := TakebackRefusalError(g); err != nil {
 			return err
 		}
 		switch {
@@ -101,7 +102,7 @@ func (db *DB) AskTakeback(ctx context.Context, gameID, userID int64, ply int, no
 // opponent is open (a move by the viewer voids it).
 func (db *DB) AnswerTakeback(ctx context.Context, gameID, userID int64, ply int, accept bool, now time.Time) (Game, error) {
 	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
-		if err := takebackRefusal(g); err != nil {
+		if err := TakebackRefusalError(g); err != nil {
 			return err
 		}
 		if g.TakebackBy != side.Other() {
