@@ -117,13 +117,16 @@ func errorText(ctx context.Context, err error) string {
 }
 
 // rulesDetail returns the text of a rules error without the words of its
-// sentinel ("illegal move: no unit on d4" → "no unit on d4") nor the
-// package's name: what the rules say of the move or notation itself.
+// sentinel and what comes before them ("illegal move: no unit on d4" →
+// "no unit on d4") nor the package's name: what the rules say of the
+// move or notation itself.
 func rulesDetail(err error) string {
 	s := err.Error()
 	for _, sentinel := range []error{rules.ErrIllegal, rules.ErrNotation} {
 		w := sentinel.Error()
-		s = strings.TrimPrefix(s, w+": ")
+		if _, after, ok := strings.Cut(s, w+": "); ok {
+			s = after
+		}
 		s = strings.TrimSuffix(s, ": "+w)
 		if s == w {
 			s = ""
