@@ -58,10 +58,15 @@ func statusOf(c echo.Context, err error) (int, string) {
 		}
 		return he.Code, views.T(ctx, msg)
 	}
-	return statusOfKind[db.KindOf(err)], errorText(ctx, err)
+	status, ok := statusOfKind[db.KindOf(err)]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	return status, errorText(ctx, err)
 }
 
-// statusOfKind is the status code of each kind of error.
+// statusOfKind is the status code of each kind of error (500 for a kind
+// not listed).
 var statusOfKind = map[db.Kind]int{
 	db.KindInternal:     http.StatusInternalServerError,
 	db.KindInvalid:      http.StatusBadRequest,
