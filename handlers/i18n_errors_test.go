@@ -39,9 +39,12 @@ func TestErrorsInTheVisitorsLanguage(t *testing.T) {
 	id := challenge(t, a, b, "trench", "single", "0") // alice (Black) moves first
 	game, move := fmt.Sprintf("/games/%d", id), fmt.Sprintf("/games/%d/move", id)
 
-	flash := func(c *client) string {
-		return strings.Join(strings.Fields(c.Last.Find(".flash").Text()), " ")
+	// squash collapses the layout's white space (not the no-break spaces
+	// of French typography).
+	squash := func(s string) string {
+		return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t\r\n", r) }), " ")
 	}
+	flash := func(c *client) string { return squash(c.Last.Find(".flash").Text()) }
 	title := func(c *client) string { return strings.TrimSpace(c.Last.Find("title").Text()) }
 
 	t.Run("no such page", func(t *testing.T) {
@@ -65,7 +68,7 @@ func TestErrorsInTheVisitorsLanguage(t *testing.T) {
 		a.Post(move, url.Values{"ply": {"0"}, "move": {"d4-d7"}})
 		a.wantStatus(http.StatusUnprocessableEntity)
 		got := flash(a)
-		if !strings.HasPrefix(got, "Ce coup n'est pas permis dans cette position : ") || !strings.Contains(got, "d7") {
+		if !strings.HasPrefix(got, "Ce coup n'est pas permis dans cette position\u00a0: ") || !strings.Contains(got, "d7") {
 			t.Errorf("message %q, want a French sentence naming d7", got)
 		}
 		if strings.Contains(got, "illegal move") {
@@ -78,7 +81,7 @@ func TestErrorsInTheVisitorsLanguage(t *testing.T) {
 		a.Get(game)
 		a.Post(move, url.Values{"ply": {"0"}, "move": {"d4-zz"}})
 		a.wantStatus(http.StatusBadRequest)
-		if got := flash(a); !strings.HasPrefix(got, "Cette notation est illisible : ") || !strings.Contains(got, "zz") {
+		if got := flash(a); !strings.HasPrefix(got, "Cette notation est illisible\u00a0: ") || !strings.Contains(got, "zz") {
 			t.Errorf("message %q, want a French sentence naming zz", got)
 		} else {
 			t.Logf("malformed move: %s", got)
@@ -98,8 +101,8 @@ func TestErrorsInTheVisitorsLanguage(t *testing.T) {
 		a.Get(game)
 		a.Post(move, url.Values{"ply": {"3"}, "move": {"d4-d5"}})
 		a.wantStatus(http.StatusConflict)
-		want := "La partie a avancé depuis la page sur laquelle vous avez agi (demi-coup 3, maintenant 0). Rien n'a été modifié ; voici la position actuelle."
-		if got := strings.Join(strings.Fields(a.Last.Find("#game-message").Text()), " "); got != want {
+		want := "La partie a avancé depuis la page sur laquelle vous avez agi (demi-coup 3, maintenant 0). Rien n'a été modifié\u00a0; voici la position actuelle."
+		if got := squash(a.Last.Find("#game-message").Text()); got != want {
 			t.Errorf("message %q, want %q", got, want)
 		}
 	})
