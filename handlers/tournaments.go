@@ -222,6 +222,16 @@ func computerLabel(ctx context.Context, level string) string {
 	return views.T(ctx, "Computer · %s", views.T(ctx, level))
 }
 
+// decimalText writes x with as many decimals as it has and the decimal
+// mark of the language of ctx: "2.25" in English, "2,25" in the others.
+func decimalText(ctx context.Context, x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if views.Lang(ctx) != "en" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
 // pointsText writes points with a half: "2½", "½", "0".
 func pointsText(p float64) string {
 	whole := int(p)
@@ -337,7 +347,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		for _, s := range st {
 			e := names[s.ID]
 			p.Standings = append(p.Standings, views.StandingLine{Rank: s.Rank, Name: e.Name, Points: pointsText(s.Points), Games: s.Games,
-				Buchholz: pointsText(s.Buchholz), SonnebornBerger: strconv.FormatFloat(s.SonnebornBerger, 'f', -1, 64), Withdrawn: e.Withdrawn})
+				Buchholz: pointsText(s.Buchholz), SonnebornBerger: decimalText(ctx, s.SonnebornBerger), Withdrawn: e.Withdrawn})
 		}
 		if d.Format == db.FormatRoundRobin {
 			crosstable(&p, d)

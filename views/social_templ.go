@@ -45,14 +45,14 @@ type MessageLine struct {
 	Mine      bool
 	New       bool // unread until this page showed it
 	Body      string
-	When      string
+	When      string // when it was sent: "21 March 2026 13:00 UTC"
 }
 
 // RematchState is what the viewer may do about a rematch of a finished
 // match.
 type RematchState struct {
 	URL         string // "/games/12/rematch/": + offer, accept, decline, withdraw
-	Settings    string // "Official single game (to 50), 3 days per move, rated; you play White"
+	Settings    string // "TRENCH · Official single game (to 50), 3 days per move, rated; you would play White"
 	CanOffer    bool
 	OfferedByMe bool
 	OfferedToMe bool
