@@ -331,7 +331,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		}
 		p.CanWithdraw = entered && !withdrawn
 	case "finished":
-		p.Status = tr(c, "Finished.")
+		p.Status = tr(c, "Finished.|tournament")
 	case "cancelled":
 		p.Status = tr(c, "Cancelled before it started.")
 	}
