@@ -197,5 +197,5 @@ func TestAnalysisInFrenchAndGerman(t *testing.T) {
 	req.Header.Set("Accept-Language", "es")
 	v.do(req, false)
 	v.wantStatus(http.StatusBadRequest)
-	v.wantTexts("main", "La jugada 2 de la línea", "no es una jugada legal")
+	v.wantTexts("main", "La jugada 2 (línea, ", "no es una jugada legal")
 }
