@@ -41,7 +41,7 @@ func (h *pageHandler) home(c echo.Context) error {
 	if v.ID == 0 {
 		home := views.Home{Page: pageOf(c, tr(c, "Welcome"))}
 		for _, e := range engines() {
-			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: e.Title(), Summary: gameSummary(c, e.Key())})
+			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: tr(c, e.Title()), Summary: gameSummary(c, e.Key())})
 		}
 		return render(c, http.StatusOK, views.HomeView(home), nil)
 	}
