@@ -49,6 +49,7 @@ func (b *tab) axeCheck(page string, src []byte) {
 	}
 	for _, v := range vs {
 		if v.Impact != "serious" && v.Impact != "critical" {
+			b.t.Logf("%s: %s (%s, not failing): %s: %d elements", page, v.ID, v.Impact, v.Help, len(v.Nodes))
 			continue
 		}
 		var targets []string
@@ -93,7 +94,7 @@ func TestBrowserAxe(t *testing.T) {
 	bob.SignUp("bob")
 
 	trenchMid := startRated(t, s, "alice", "bob", "trench", "single")
-	playRandom(t, s, trenchMid, 9)
+	playRandom(t, s, trenchMid, 10) // alice's move: the board offers her units
 	finished := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 14)
 	trenchesMid := startRated(t, s, "alice", "bob", "trenches", "standard")
 	playRandom(t, s, trenchesMid, 6)
@@ -121,7 +122,7 @@ func TestBrowserAxe(t *testing.T) {
 		{"archive", "/archive", player},
 		{"review at an earlier ply", fmt.Sprintf("/games/%d?ply=3", finished.ID), player},
 		{"profile", "/players/alice", player},
-		{"settings", "/settings", player},
+		{"settings (a choice just saved)", "/settings?theme=1&notify=1", player},
 		{"rules", "/rules", player},
 		{"TRENCH rules", "/rules/trench", player},
 		{"leaderboard", "/leaderboard/trench", player},
