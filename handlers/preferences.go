@@ -64,7 +64,7 @@ func appearance(c echo.Context, p *views.SettingsPage) {
 		theme = "system"
 	}
 	p.Themes = []views.Option{
-		{Value: "system", Label: tr(c, "The system's: light or dark as the device is set")},
+		{Value: "system", Label: tr(c, "As the device is set (light or dark)")},
 		{Value: "light", Label: tr(c, "Light")},
 		{Value: "dark", Label: tr(c, "Dark")},
 	}
