@@ -65,8 +65,8 @@ func appearance(c echo.Context, p *views.SettingsPage) {
 	}
 	p.Themes = []views.Option{
 		{Value: "system", Label: tr(c, "As the device is set (light or dark)")},
-		{Value: "light", Label: tr(c, "Light")},
-		{Value: "dark", Label: tr(c, "Dark")},
+		{Value: "light", Label: tr(c, "Light|theme")},
+		{Value: "dark", Label: tr(c, "Dark|theme")},
 	}
 	for i := range p.Themes {
 		p.Themes[i].Selected = p.Themes[i].Value == theme
