@@ -153,3 +153,58 @@ func TestBrowserAxe(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserDarkTheme: the pages are dark when the device asks for dark
+// pages, unless the player chose the light theme; and dark when the
+// player chose the dark theme, whatever the device asks. The text stays
+// light on dark (and dark on light).
+func TestBrowserDarkTheme(t *testing.T) {
+	needChromium(t)
+	s := startServer(t, "", nil)
+	b := newTab(t, s, false)
+	type colours struct{ Page, Text, Box string }
+	look := func(path string) colours {
+		t.Helper()
+		b.open(path)
+		c, err := chromedp.Run(b.ctx, chromedp.Evaluate[colours](`(() => ({
+			Page: getComputedStyle(document.body).backgroundColor,
+			Text: getComputedStyle(document.body).color,
+			Box: getComputedStyle(document.querySelector(".box") || document.body).backgroundColor,
+		}))()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	light := colours{"rgb(246, 241, 231)", "rgb(31, 27, 22)", "rgb(255, 253, 248)"}
+	dark := colours{"rgb(23, 20, 15)", "rgb(235, 228, 214)", "rgb(34, 29, 23)"}
+	for _, c := range []struct {
+		device, chosen string // "" chosen: a visitor
+		want           colours
+	}{
+		{"light", "", light},
+		{"dark", "", dark},
+		{"dark", "system", dark},
+		{"dark", "light", light},
+		{"light", "dark", dark},
+	} {
+		b.colourScheme(c.device)
+		path := "/signup"
+		if c.chosen != "" {
+			if b.count("nav.top form[action='/signout']") == 0 {
+				b.signUp("alice")
+			}
+			alice, err := s.DB.UserByName(context.Background(), "alice")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.DB.SetTheme(context.Background(), alice.ID, c.chosen); err != nil {
+				t.Fatal(err)
+			}
+			path = "/settings"
+		}
+		if got := look(path); got != c.want {
+			t.Errorf("device %s, theme chosen %q: page, text and box colours %v, want %v", c.device, c.chosen, got, c.want)
+		}
+	}
+}
