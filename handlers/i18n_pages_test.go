@@ -175,7 +175,7 @@ func TestAnalysisInFrenchAndGerman(t *testing.T) {
 	v.wantTexts("#board-eval h2", "Évaluation de l'ordinateur")
 	v.wantTexts("#board-eval-text", "Noir peut espérer")
 	v.wantTexts("#board-best", "Meilleur coup :")
-	v.wantTexts("#line-empty", "Cliquez sur une unité")
+	v.wantTexts("#line-empty", "Cliquez sur une pièce")
 	v.getIn(fmt.Sprintf("%s/analysis?ply=0", page), "de")
 	v.wantTexts("#line-to-move", "Schwarz am Zug")
 	v.wantTexts("#line-empty", "Klicke eine Einheit")
