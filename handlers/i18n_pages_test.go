@@ -60,7 +60,7 @@ func TestHomeChallengeFormAndArchiveInFrenchAndGerman(t *testing.T) {
 			games:        []string{"Les jeux"},
 			rules:        []string{"tranchée", "Règles", "Trench, le jeu de cartes"},
 			dashboard:    []string{"Vos parties", "Vos défis", "Défis ouverts"},
-			form:         []string{"Nouveau défi", "Jours par coup", "Réserve de temps", "Au hasard", "Noir (joue en premier)", "Partie unique officielle (jusqu'à 50)", "Créer le défi"},
+			form:         []string{"Nouveau défi", "Jours par coup", "Réserve de temps", "Au hasard", "Noir (joue en premier)", "Partie officielle unique (jusqu'à 50)", "Créer le défi"},
 			playComputer: "Jouer contre l'ordinateur", easy: "facile",
 			archive: []string{"Archives", "Tous les jeux", "Tous les résultats", "Afficher"},
 			count:   "1 partie terminée", side: "(Noir)"},
@@ -175,10 +175,10 @@ func TestAnalysisInFrenchAndGerman(t *testing.T) {
 	v.wantTexts("#board-eval h2", "Évaluation de l'ordinateur")
 	v.wantTexts("#board-eval-text", "Noir peut espérer")
 	v.wantTexts("#board-best", "Meilleur coup :")
-	v.wantTexts("#line-empty", "Cliquez sur une unité")
+	v.wantTexts("#line-empty", "Cliquez sur une pièce")
 	v.getIn(fmt.Sprintf("%s/analysis?ply=0", page), "de")
 	v.wantTexts("#line-to-move", "Schwarz am Zug")
-	v.wantTexts("#line-empty", "Klicke eine Einheit")
+	v.wantTexts("#line-empty", "Klicke eine Figur")
 	v.wantTexts("#line-steps", "Vorige Variante", "Nächste Variante", "Pfeiltasten")
 
 	// One move of the game tried as a line, and a move that is not legal.
