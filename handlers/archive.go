@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -53,7 +54,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		a.Results = append(a.Results, views.Option{Value: r[0], Label: r[1], Selected: f.Result == r[0]})
 	}
 	for _, r := range rows {
-		row, err := archiveRow(r)
+		row, err := archiveRow(c.Request().Context(), r)
 		if err != nil {
 			return err
 		}
@@ -77,7 +78,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if a.Matches, err = matchRows(ms); err != nil {
+		if a.Matches, err = matchRows(c.Request().Context(), ms); err != nil {
 			return err
 		}
 	}
@@ -102,7 +103,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 
 // archiveRow is a finished game as the archive lists it; a game that
 // finished its match shows the match totals.
-func archiveRow(r db.ArchiveRow) (views.ArchiveRow, error) {
+func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) {
 	g := r.Game
 	eng, err := g.Engine()
 	if err != nil {
@@ -110,10 +111,10 @@ func archiveRow(r db.ArchiveRow) (views.ArchiveRow, error) {
 	}
 	row := views.ArchiveRow{
 		Href:    fmt.Sprintf("/games/%d", g.ID),
-		Game:    gameTitle(eng, g),
+		Game:    gameTitle(ctx, eng, g),
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
-		Result:  resultText(eng, g, rules.NoSide, ""),
+		Result:  resultText(ctx, eng, g, rules.NoSide, ""),
 		Score:   fmt.Sprintf("%s – %s", rules.FormatScore(eng, g.Score[0]), rules.FormatScore(eng, g.Score[1])),
 		Moves:   r.Moves,
 		Ended:   g.EndedAt.Format("2006-01-02"),
@@ -122,7 +123,7 @@ func archiveRow(r db.ArchiveRow) (views.ArchiveRow, error) {
 	case g.Aborted():
 		row.Score = "aborted"
 	case !rules.Scored(eng, g.Reason):
-		row.Score = endings[g.Reason]
+		row.Score = endingText(ctx, g.Reason)
 	}
 	if r.MatchGames > 1 && r.MatchStatus == "finished" {
 		row.Score += fmt.Sprintf(" · match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
@@ -186,7 +187,7 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Matches, err = matchRows(ms); err != nil {
+	if p.Matches, err = matchRows(ctx, ms); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.PlayerView(p), nil)
@@ -233,7 +234,7 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 		{"Site", "Trench"},
 		{"Match", strconv.FormatInt(g.MatchID, 10)},
 		{"Round", strconv.Itoa(g.Number)},
-		{"Rules", variantTitle(eng, g.Variant)},
+		{"Rules", variantTitle(context.Background(), eng, g.Variant)},
 		{names[0], g.Side[0].Name},
 		{names[1], g.Side[1].Name},
 		{"Started", g.CreatedAt.Format(time.RFC3339)},
@@ -241,7 +242,7 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	if g.Finished() {
 		r.Tags = append(r.Tags,
 			[2]string{"Ended", g.EndedAt.Format(time.RFC3339)},
-			[2]string{"Result", resultText(eng, g, rules.NoSide, "")},
+			[2]string{"Result", resultText(context.Background(), eng, g, rules.NoSide, "")},
 			[2]string{"Score", fmt.Sprintf("%d-%d", g.Score[0], g.Score[1])},
 		)
 	} else {

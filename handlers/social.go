@@ -111,7 +111,7 @@ func rematchState(s gameScreen, r db.Rematch, userID int64, rated bool) (*views.
 		how = "rated"
 	}
 	st := &views.RematchState{URL: fmt.Sprintf("/games/%d/rematch/", g.ID),
-		Settings: fmt.Sprintf("%s · %s, %s, %s; you would play %s", eng.Title(), variantTitle(eng, m.Variant), g.Clock.String(), how, eng.SideNames()[1-me])}
+		Settings: fmt.Sprintf("%s · %s, %s, %s; you would play %s", eng.Title(), variantTitle(context.TODO(), eng, m.Variant), g.Clock.String(), how, eng.SideNames()[1-me])}
 	switch {
 	case r.ChallengeID == 0:
 		st.CanOffer = true
@@ -317,7 +317,7 @@ func unreadRows(ctx context.Context, store *db.DB, userID int64) ([]views.Unread
 		if g.Side[0].ID == userID {
 			from = g.Side[1].Name
 		}
-		out = append(out, views.UnreadRow{GameID: g.ID, Href: fmt.Sprintf("/games/%d#messages", g.ID), Title: gameTitle(eng, g),
+		out = append(out, views.UnreadRow{GameID: g.ID, Href: fmt.Sprintf("/games/%d#messages", g.ID), Title: gameTitle(ctx, eng, g),
 			From: from, Count: t.Count})
 	}
 	return out, nil

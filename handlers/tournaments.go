@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -61,7 +62,7 @@ func tournamentGame(game, variant string) string {
 	if len(eng.Variants()) == 1 {
 		return eng.Title()
 	}
-	return eng.Title() + " · " + variantTitle(eng, variant)
+	return eng.Title() + " · " + variantTitle(context.TODO(), eng, variant)
 }
 
 func formatText(t db.Tournament) string {
