@@ -1,0 +1,115 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// getIn fetches path as a browser whose Accept-Language header is lang.
+func (c *client) getIn(path, lang string) *goquery.Document {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, c.abs(path), nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Accept-Language", lang)
+	return c.do(req, false)
+}
+
+// chooseLanguage gives c the lang cookie of a visitor who chose lang in
+// the language menu.
+func (c *client) chooseLanguage(lang string) {
+	u, err := url.Parse(c.srv.URL)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.http.Jar.SetCookies(u, []*http.Cookie{{Name: "lang", Value: lang, Path: "/"}})
+}
+
+// wantText fails the test unless the text of sel in c's last page holds
+// each of want (spaces, the no-break ones too, read as one space).
+func (c *client) wantText(sel string, want ...string) {
+	c.t.Helper()
+	got := strings.Join(strings.Fields(c.Last.Find(sel).Text()), " ")
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			c.t.Errorf("%s: %s reads %q, want %q in it", c.Name, sel, got, w)
+		}
+	}
+}
+
+// TestGamePageInFrenchAndGerman: a game page speaks the reader's language
+// (the lang cookie, or the browser's Accept-Language): who is to move, the
+// clock, the time control, the match panel and the controls (resign,
+// armistice), and the answer to a move sent with JavaScript on.
+func TestGamePageInFrenchAndGerman(t *testing.T) {
+	s := startServer(t, "", nil)
+	alice, bob := s.newClient(t), s.newClient(t)
+	alice.SignUp("alice")
+	bob.SignUp("bob")
+	id := challenge(t, alice, bob, "trench", "match", "0") // alice plays Black, who moves first
+	page := fmt.Sprintf("/games/%d", id)
+	s.Clock.Advance(time.Hour)
+
+	// French, chosen in the language menu.
+	alice.chooseLanguage("fr")
+	alice.Get(page)
+	alice.wantStatus(http.StatusOK)
+	alice.wantText("h1", "TRENCH · Match officiel (2 parties) · Partie 1")
+	alice.wantText("#status", "À vous de jouer")
+	alice.wantText("#clock", "Il vous reste 2 jours 23 heures pour jouer.")
+	alice.wantText("#time-control", "3 jours par coup")
+	alice.wantText("#resign", "Abandonner…")
+	alice.wantText(".controls", "Proposer un armistice (les points sont comptés)")
+	alice.wantText("#match", "Match", "Partie 1", "Totaux", "en cours")
+	alice.wantText(".log h2", "Coups")
+	alice.wantText(".player", "Noir", "Blanc", "(vous)")
+	if lang, _ := alice.Last.Find("html").Attr("lang"); lang != "fr" {
+		t.Errorf("the page's lang is %q, want fr", lang)
+	}
+	alice.Get(page + "?confirm=resign")
+	alice.wantText("#confirm-resign", "Abandonner cette partie ? Elle compte comme perdue.", "Oui, abandonner", "Non")
+
+	// A move sent with JavaScript on: the answer swapped in is French too.
+	alice.HTMX = true
+	clickMove(t, alice, id, func(int) int { return 0 })
+	alice.wantStatus(http.StatusOK)
+	alice.wantText("#status", "Au tour de bob (Blanc)")
+	alice.wantText("#clock", "Il reste 3 jours 0 heure pour jouer.")
+
+	// German, from the browser's Accept-Language.
+	bob.getIn(page, "de-DE,de;q=0.9,en;q=0.5")
+	bob.wantStatus(http.StatusOK)
+	bob.wantText("#status", "Du bist am Zug")
+	bob.wantText("#clock", "Du hast noch 3 Tage 0 Stunden für deinen Zug.")
+	bob.wantText("#time-control", "3 Tage pro Zug")
+	bob.wantText("#resign", "Aufgeben…")
+	bob.wantText(".controls", "Waffenstillstand anbieten (die Punkte werden gezählt)")
+	bob.wantText("#match", "Wettkampf", "Partie 1", "Summen", "läuft")
+	bob.wantText(".player", "Schwarz", "Weiß", "(du)")
+
+	// Bob offers an armistice: alice reads the offer in French, a
+	// spectator in German reads whose move it is.
+	bob.Get(page)
+	bob.Submit(bob.Last.Find(`form[action$="/armistice/offer"]`), nil)
+	bob.wantStatus(http.StatusOK)
+	alice.HTMX = false
+	alice.Get(page)
+	alice.wantText("#armistice-offered", "Votre adversaire propose un armistice (les points sont comptés).")
+	alice.wantText(".controls", "Accepter l'armistice", "Refuser")
+	carol := s.newClient(t)
+	carol.getIn(page, "de")
+	carol.wantText("#status", "bob (Weiß) ist am Zug")
+	carol.wantText("#clock", "Noch 3 Tage 0 Stunden für den Zug.")
+
+	// English stays as it was.
+	carol.Get(page)
+	carol.wantText("#status", "bob (White) to move")
+	carol.wantText("#clock", "3 days 0 hours left to move.")
+}
