@@ -113,3 +113,32 @@ func TestGamePageInFrenchAndGerman(t *testing.T) {
 	carol.wantText("#status", "bob (White) to move")
 	carol.wantText("#clock", "3 days 0 hours left to move.")
 }
+
+// TestGamePushSpeaksEachReadersLanguage: a move pushed to open game pages
+// reaches each page in its own reader's language, a French and an English
+// spectator of the same game alike.
+func TestGamePushSpeaksEachReadersLanguage(t *testing.T) {
+	s := startServer(t, "", nil)
+	alice, bob := s.newClient(t), s.newClient(t)
+	alice.SignUp("alice")
+	bob.SignUp("bob")
+	id := challenge(t, alice, bob, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", id)
+	fr, en := s.newClient(t), s.newClient(t)
+	fr.chooseLanguage("fr")
+	fr.Get(page)
+	frStream := openStream(t, fr, liveURL(t, fr.Last), "")
+	en.Get(page)
+	enStream := openStream(t, en, liveURL(t, en.Last), "")
+
+	playFirstLegal(t, s, id)
+	for _, c := range []struct {
+		stream *stream
+		want   string
+	}{{frStream, "Au tour de bob (Blanc)"}, {enStream, "bob (White) to move"}} {
+		doc := c.stream.next("update", 10*time.Second).doc(t)
+		if got := strings.TrimSpace(doc.Find("#status").Text()); got != c.want {
+			t.Errorf("the pushed status reads %q, want %q", got, c.want)
+		}
+	}
+}
