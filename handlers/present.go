@@ -29,6 +29,12 @@ func engines() []rules.Engine {
 	return es
 }
 
+// gameName is the name of eng's game in the language of ctx ("TRENCH",
+// "Trenches", "Trench, the card game").
+func gameName(ctx context.Context, eng rules.Engine) string {
+	return views.T(ctx, eng.Title())
+}
+
 // variantTitle returns the display name of variant key of eng in the
 // language of ctx ("decider" and other internal variants: the decider's
 // name, else the key).
@@ -56,7 +62,7 @@ func gameLabel(ctx context.Context, g db.Game) string {
 // the match was made with, and, in a match of several games, which game
 // of the match it is.
 func gameTitle(ctx context.Context, eng rules.Engine, g db.Game) string {
-	t := eng.Title() + " · " + variantTitle(ctx, eng, g.MatchVariant)
+	t := gameName(ctx, eng) + " · " + variantTitle(ctx, eng, g.MatchVariant)
 	if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
 		t += " · " + gameLabel(ctx, g)
 	}
@@ -281,7 +287,7 @@ func challengeRow(ctx context.Context, c db.Challenge, userID int64) views.Chall
 	r := views.ChallengeRow{ID: c.ID, From: c.Creator.Name, To: c.Opponent.Name, Game: c.Game, Variant: c.Variant,
 		Color: views.T(ctx, "random"), Time: timeControlText(ctx, c.Clock), Takebacks: c.Takebacks}
 	if eng, ok := rules.Lookup(c.Game); ok {
-		r.Game, r.Variant = eng.Title(), variantTitle(ctx, eng, c.Variant)
+		r.Game, r.Variant = gameName(ctx, eng), variantTitle(ctx, eng, c.Variant)
 		switch c.Color {
 		case "0":
 			r.Color = sideName(ctx, eng, 0)
@@ -330,7 +336,7 @@ func matchRows(ctx context.Context, list []db.MatchGames) ([]views.MatchRow, err
 		}
 		r := views.MatchRow{
 			Href:    fmt.Sprintf("/games/%d", last.ID),
-			Title:   eng.Title() + " · " + variantTitle(ctx, eng, mg.Variant),
+			Title:   gameName(ctx, eng) + " · " + variantTitle(ctx, eng, mg.Variant),
 			Players: panel.Players,
 			Totals:  panel.Totals,
 			Status:  panel.Result,
