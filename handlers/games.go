@@ -289,7 +289,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			ToMove: !g.Finished() && g.ToMove == sd, IsViewer: side == sd}
 	}
 	now := h.now()
-	p.TimeControl = timeControlText(ctx, g.Clock)
+	p.TimeControl = clockWords(ctx, g.Clock)
 	switch {
 	case g.Finished():
 		p.Status = resultText(ctx, eng, g, side, "")

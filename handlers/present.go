@@ -124,26 +124,6 @@ func span(ctx context.Context, d time.Duration) string {
 	return views.TN(ctx, "%d hours", hours, hours)
 }
 
-// timeControlText describes time control tc for players in the language
-// of ctx: "3 days per move", "time bank: 10 days, +36 hours a move, up to
-// 20 days".
-func timeControlText(ctx context.Context, tc db.TimeControl) string {
-	if tc.Kind == "bank" {
-		return views.T(ctx, "time bank: %s, +%s a move, up to %s", bankSpan(ctx, tc.BankInitial), bankSpan(ctx, tc.BankAdd), bankSpan(ctx, tc.BankMax))
-	}
-	return views.TN(ctx, "%d days per move", tc.DaysPerMove, tc.DaysPerMove)
-}
-
-// bankSpan writes a time bank's duration in whole days, else in hours
-// ("10 days", "36 hours"), in the language of ctx.
-func bankSpan(ctx context.Context, d time.Duration) string {
-	if h := int(d / time.Hour); h%24 != 0 {
-		return views.TN(ctx, "%d hours", h, h)
-	}
-	days := int(d / (24 * time.Hour))
-	return views.TN(ctx, "%d days", days, days)
-}
-
 // scoreText writes score n of a game of eng in the language of ctx: "12
 // pts", "9 cards", "3 mobile" (rules.FormatScore's forms, translated).
 func scoreText(ctx context.Context, eng rules.Engine, n int) string {
@@ -285,7 +265,7 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 // of ctx.
 func challengeRow(ctx context.Context, c db.Challenge, userID int64) views.ChallengeRow {
 	r := views.ChallengeRow{ID: c.ID, From: c.Creator.Name, To: c.Opponent.Name, Game: c.Game, Variant: c.Variant,
-		Color: views.T(ctx, "random"), Time: timeControlText(ctx, c.Clock), Takebacks: c.Takebacks}
+		Color: views.T(ctx, "random"), Time: clockWords(ctx, c.Clock), Takebacks: c.Takebacks}
 	if eng, ok := rules.Lookup(c.Game); ok {
 		r.Game, r.Variant = gameName(ctx, eng), variantTitle(ctx, eng, c.Variant)
 		switch c.Color {
