@@ -227,7 +227,9 @@ func (h *archiveHandler) record(c echo.Context) error {
 }
 
 // gameRecord is the record of game g (engine eng) with its moves: the
-// tags naming the players, dates and result, and the move list.
+// tags naming the players, dates and result, and the move list. A record
+// is a file for programs as much as for people: its words are English
+// whatever the language of the pages (context.Background).
 func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	names := eng.SideNames()
 	r := rules.Record{Game: g.Game, Variant: g.Variant, Seed: g.Seed, Tags: [][2]string{
