@@ -207,7 +207,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			from, wholeLog = 0, true
 		}
 	}
-	log, err := moveLog(eng, g, s.moves, from, seer)
+	log, err := moveLog(ctx, eng, g, s.moves, from, seer)
 	if err != nil {
 		return views.GamePage{}, err
 	}
@@ -339,7 +339,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					}
 					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
 					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
-						Text: st.Describe(pending, side), CancelHref: gameURL}
+						Text: logText(ctx, st.Describe(pending, side)), CancelHref: gameURL}
 				} else {
 					if pending != "" && p.Message == "" {
 						p.Message = tr(c, "That move is not possible in this position; nothing was sent.")
@@ -548,8 +548,8 @@ func stateAt(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, 
 
 // moveLog describes the moves after ply from as seer may read them,
 // replaying the game from its start (each move is described in the state
-// it was made in).
-func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
+// it was made in), in the language of ctx.
+func moveLog(ctx context.Context, eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
 	if from >= len(moves) {
 		return nil, nil
 	}
@@ -561,7 +561,7 @@ func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.
 	dark := rules.DarkSide(eng)
 	for i, m := range moves {
 		if i >= from {
-			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: cur.Describe(m.Move, seer)})
+			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: logText(ctx, cur.Describe(m.Move, seer))})
 		}
 		if i < len(moves)-1 {
 			if cur, err = cur.Apply(m.Move); err != nil {
@@ -663,7 +663,7 @@ func takebackState(ctx context.Context, eng rules.Engine, g db.Game, moves []db.
 		if err != nil {
 			return t, err
 		}
-		t.LastMove = before.Describe(moves[g.Ply-1].Move, side)
+		t.LastMove = logText(ctx, before.Describe(moves[g.Ply-1].Move, side))
 	}
 	return t, nil
 }

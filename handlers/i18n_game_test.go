@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/trench-games/trench/db"
 )
 
 // getIn fetches path as a browser whose Accept-Language header is lang.
@@ -140,5 +143,60 @@ func TestGamePushSpeaksEachReadersLanguage(t *testing.T) {
 		if got := strings.TrimSpace(doc.Find("#status").Text()); got != c.want {
 			t.Errorf("the pushed status reads %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestCardLogInFrench: the card game's move list keeps its notation and
+// reads its words in the reader's language: a battle's outcome, the cards
+// drawn, the forced steps.
+func TestCardLogInFrench(t *testing.T) {
+	s := startServer(t, "", nil)
+	alice, bob := s.newClient(t), s.newClient(t)
+	alice.SignUp("alice")
+	bob.SignUp("bob")
+	id := challenge(t, alice, bob, "cards", "long", "0")
+	ctx := context.Background()
+	// Attack whenever possible, so that battles fill the log.
+	for i := 0; i < 30; i++ {
+		g, err := s.DB.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Finished() {
+			break
+		}
+		st, err := g.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		legal := st.Legal(g.ToMove)
+		move := legal[0]
+		for _, m := range legal {
+			if strings.HasPrefix(m, "attack") {
+				move = m
+				break
+			}
+		}
+		if _, err := s.DB.PlayMove(ctx, db.Play{GameID: id, UserID: g.Side[g.ToMove].ID, Ply: g.Ply, Move: move}, s.Clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := fmt.Sprintf("/games/%d", id)
+	en := strings.Join(strings.Fields(alice.Get(page).Find("#moves").Text()), " ")
+	if !strings.Contains(en, "attack") || !strings.Contains(en, " × ") || !strings.Contains(en, "draws") {
+		t.Fatalf("the log has no battle or draw to read: %q", en)
+	}
+	alice.chooseLanguage("fr")
+	fr := strings.Join(strings.Fields(alice.Get(page).Find("#moves").Text()), " ")
+	for _, english := range []string{" wins", ", tie", "draws", "(forced)", "Black ", "Red "} {
+		if strings.Contains(fr, english) {
+			t.Errorf("the French log still reads %q: %q", english, fr)
+		}
+	}
+	if !strings.Contains(fr, "attack") || !strings.Contains(fr, " × ") || !strings.Contains(fr, "pioche") {
+		t.Errorf("the French log lost its notation or its draws: %q", fr)
+	}
+	if !strings.Contains(fr, " gagne") && !strings.Contains(fr, "égalité") {
+		t.Errorf("the French log has no battle outcome: %q", fr)
 	}
 }

@@ -3,8 +3,10 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trench-games/trench/db"
@@ -122,6 +124,55 @@ func span(ctx context.Context, d time.Duration) string {
 		return views.TN(ctx, "%d days", days, days)
 	}
 	return views.TN(ctx, "%d hours", hours, hours)
+}
+
+// battleRE reads a card game's battle as its log writes it: "7S × QH, QH
+// wins", "7S × 7H, tie".
+var battleRE = regexp.MustCompile(`^(\S+) × (\S+), (?:(\S+) wins|tie)$`)
+
+// eventRE reads a step that follows a card game's move in its log: "Red
+// draws a card", "Black draws 7S", "Black refill F2 B2 (forced)".
+var eventRE = regexp.MustCompile(`^(\S+) (?:(draws a card)|draws (\S+)|(.+) \(forced\))$`)
+
+// logText is text, a move as the rules describe it (State.Describe), in
+// the language of ctx. The notation stays as it is; the words the card
+// game's log puts around it are translated: "attack F1: 7S × 2H, 7S wins;
+// Red draws a card" (a text the patterns do not know is left alone).
+func logText(ctx context.Context, text string) string {
+	if views.Lang(ctx) == "en" {
+		return text
+	}
+	// not shown: the rules' text, compared (the translation is below)
+	if text == "(unreadable move)" {
+		return views.T(ctx, "(unreadable move)")
+	}
+	parts := strings.Split(text, "; ")
+	if head, detail, ok := strings.Cut(parts[0], ": "); ok {
+		if m := battleRE.FindStringSubmatch(detail); m != nil {
+			if m[3] == "" {
+				detail = views.T(ctx, "%s × %s, tie", m[1], m[2])
+			} else {
+				detail = views.T(ctx, "%s × %s, %s wins", m[1], m[2], m[3])
+			}
+			parts[0] = head + ": " + detail
+		}
+	}
+	for i, p := range parts[1:] {
+		m := eventRE.FindStringSubmatch(p)
+		if m == nil {
+			continue
+		}
+		side := views.T(ctx, m[1])
+		switch {
+		case m[2] != "":
+			parts[i+1] = views.T(ctx, "%s draws a card", side)
+		case m[3] != "":
+			parts[i+1] = views.T(ctx, "%s draws %s", side, m[3])
+		default:
+			parts[i+1] = views.T(ctx, "%s %s (forced)", side, m[4])
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // scoreText writes score n of a game of eng in the language of ctx: "12
