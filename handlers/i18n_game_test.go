@@ -9,25 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/PuerkitoBio/goquery"
-
 	"github.com/trench-games/trench/db"
 )
 
-// getIn fetches path as a browser whose Accept-Language header is lang.
-func (c *client) getIn(path, lang string) *goquery.Document {
-	c.t.Helper()
-	req, err := http.NewRequest(http.MethodGet, c.abs(path), nil)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Accept-Language", lang)
-	return c.do(req, false)
-}
-
-// chooseLanguage gives c the lang cookie of a visitor who chose lang in
-// the language menu.
-func (c *client) chooseLanguage(lang string) {
+// langCookie gives c the lang cookie of a visitor who chose lang in the
+// language menu.
+func (c *client) langCookie(lang string) {
 	u, err := url.Parse(c.srv.URL)
 	if err != nil {
 		c.t.Fatal(err)
@@ -35,9 +22,9 @@ func (c *client) chooseLanguage(lang string) {
 	c.http.Jar.SetCookies(u, []*http.Cookie{{Name: "lang", Value: lang, Path: "/"}})
 }
 
-// wantText fails the test unless the text of sel in c's last page holds
+// wantGameText fails the test unless the text of sel in c's last page holds
 // each of want (spaces, the no-break ones too, read as one space).
-func (c *client) wantText(sel string, want ...string) {
+func (c *client) wantGameText(sel string, want ...string) {
 	c.t.Helper()
 	got := strings.Join(strings.Fields(c.Last.Find(sel).Text()), " ")
 	for _, w := range want {
@@ -61,60 +48,60 @@ func TestGamePageInFrenchAndGerman(t *testing.T) {
 	s.Clock.Advance(time.Hour)
 
 	// French, chosen in the language menu.
-	alice.chooseLanguage("fr")
+	alice.langCookie("fr")
 	alice.Get(page)
 	alice.wantStatus(http.StatusOK)
-	alice.wantText("h1", "TRENCH · Match officiel (2 parties) · Partie 1")
-	alice.wantText("#status", "À vous de jouer")
-	alice.wantText("#clock", "Il vous reste 2 jours 23 heures pour jouer.")
-	alice.wantText("#time-control", "3 jours par coup")
-	alice.wantText("#resign", "Abandonner…")
-	alice.wantText(".controls", "Proposer un armistice (les points sont comptés)")
-	alice.wantText("#match", "Match", "Partie 1", "Totaux", "en cours")
-	alice.wantText(".log h2", "Coups")
-	alice.wantText(".player", "Noir", "Blanc", "(vous)")
+	alice.wantGameText("h1", "TRENCH · Match officiel (2 parties) · Partie 1")
+	alice.wantGameText("#status", "À vous de jouer")
+	alice.wantGameText("#clock", "Il vous reste 2 jours 23 heures pour jouer.")
+	alice.wantGameText("#time-control", "3 jours par coup")
+	alice.wantGameText("#resign", "Abandonner…")
+	alice.wantGameText(".controls", "Proposer un armistice (les points sont comptés)")
+	alice.wantGameText("#match", "Match", "Partie 1", "Totaux", "en cours")
+	alice.wantGameText(".log h2", "Coups")
+	alice.wantGameText(".player", "Noir", "Blanc", "(vous)")
 	if lang, _ := alice.Last.Find("html").Attr("lang"); lang != "fr" {
 		t.Errorf("the page's lang is %q, want fr", lang)
 	}
 	alice.Get(page + "?confirm=resign")
-	alice.wantText("#confirm-resign", "Abandonner cette partie ? Elle compte comme perdue.", "Oui, abandonner", "Non")
+	alice.wantGameText("#confirm-resign", "Abandonner cette partie ? Elle compte comme perdue.", "Oui, abandonner", "Non")
 
 	// A move sent with JavaScript on: the answer swapped in is French too.
 	alice.HTMX = true
 	clickMove(t, alice, id, func(int) int { return 0 })
 	alice.wantStatus(http.StatusOK)
-	alice.wantText("#status", "Au tour de bob (Blanc)")
-	alice.wantText("#clock", "Il reste 3 jours 0 heure pour jouer.")
+	alice.wantGameText("#status", "Au tour de bob (Blanc)")
+	alice.wantGameText("#clock", "Il reste 3 jours 0 heure pour jouer.")
 
 	// German, from the browser's Accept-Language.
-	bob.getIn(page, "de-DE,de;q=0.9,en;q=0.5")
+	bob.speaks("de-DE,de;q=0.9,en;q=0.5").Get(page)
 	bob.wantStatus(http.StatusOK)
-	bob.wantText("#status", "Du bist am Zug")
-	bob.wantText("#clock", "Du hast noch 3 Tage 0 Stunden für deinen Zug.")
-	bob.wantText("#time-control", "3 Tage pro Zug")
-	bob.wantText("#resign", "Aufgeben…")
-	bob.wantText(".controls", "Waffenstillstand anbieten (die Punkte werden gezählt)")
-	bob.wantText("#match", "Wettkampf", "Partie 1", "Summen", "läuft")
-	bob.wantText(".player", "Schwarz", "Weiß", "(du)")
+	bob.wantGameText("#status", "Du bist am Zug")
+	bob.wantGameText("#clock", "Du hast noch 3 Tage 0 Stunden für deinen Zug.")
+	bob.wantGameText("#time-control", "3 Tage pro Zug")
+	bob.wantGameText("#resign", "Aufgeben…")
+	bob.wantGameText(".controls", "Waffenstillstand anbieten (die Punkte werden gezählt)")
+	bob.wantGameText("#match", "Wettkampf", "Partie 1", "Summen", "läuft")
+	bob.wantGameText(".player", "Schwarz", "Weiß", "(du)")
 
 	// Bob offers an armistice: alice reads the offer in French, a
 	// spectator in German reads whose move it is.
-	bob.Get(page)
 	bob.Submit(bob.Last.Find(`form[action$="/armistice/offer"]`), nil)
 	bob.wantStatus(http.StatusOK)
 	alice.HTMX = false
 	alice.Get(page)
-	alice.wantText("#armistice-offered", "Votre adversaire propose un armistice (les points sont comptés).")
-	alice.wantText(".controls", "Accepter l'armistice", "Refuser")
-	carol := s.newClient(t)
-	carol.getIn(page, "de")
-	carol.wantText("#status", "bob (Weiß) ist am Zug")
-	carol.wantText("#clock", "Noch 3 Tage 0 Stunden für den Zug.")
+	alice.wantGameText("#armistice-offered", "Votre adversaire propose un armistice (les points sont comptés).")
+	alice.wantGameText(".controls", "Accepter l'armistice", "Refuser")
+	carol := s.newClient(t).speaks("de")
+	carol.Get(page)
+	carol.wantGameText("#status", "bob (Weiß) ist am Zug")
+	carol.wantGameText("#clock", "Noch 3 Tage 0 Stunden für den Zug.")
 
 	// English stays as it was.
-	carol.Get(page)
-	carol.wantText("#status", "bob (White) to move")
-	carol.wantText("#clock", "3 days 0 hours left to move.")
+	dave := s.newClient(t)
+	dave.Get(page)
+	dave.wantGameText("#status", "bob (White) to move")
+	dave.wantGameText("#clock", "3 days 0 hours left to move.")
 }
 
 // TestGamePushSpeaksEachReadersLanguage: a move pushed to open game pages
@@ -128,7 +115,7 @@ func TestGamePushSpeaksEachReadersLanguage(t *testing.T) {
 	id := challenge(t, alice, bob, "trench", "single", "0")
 	page := fmt.Sprintf("/games/%d", id)
 	fr, en := s.newClient(t), s.newClient(t)
-	fr.chooseLanguage("fr")
+	fr.langCookie("fr")
 	fr.Get(page)
 	frStream := openStream(t, fr, liveURL(t, fr.Last), "")
 	en.Get(page)
@@ -186,7 +173,7 @@ func TestCardLogInFrench(t *testing.T) {
 	if !strings.Contains(en, "attack") || !strings.Contains(en, " × ") || !strings.Contains(en, "draws") {
 		t.Fatalf("the log has no battle or draw to read: %q", en)
 	}
-	alice.chooseLanguage("fr")
+	alice.langCookie("fr")
 	fr := strings.Join(strings.Fields(alice.Get(page).Find("#moves").Text()), " ")
 	for _, english := range []string{" wins", ", tie", "draws", "(forced)", "Black ", "Red "} {
 		if strings.Contains(fr, english) {
