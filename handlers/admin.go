@@ -101,7 +101,7 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 		return err
 	}
 	for _, ch := range chs {
-		r := challengeRow(ch, 0)
+		r := challengeRow(c.Request().Context(), ch, 0)
 		p.Challenges = append(p.Challenges, views.AdminChallenge{ID: ch.ID, By: ch.Creator.Name, To: ch.Opponent.Name,
 			What: fmt.Sprintf("%s, %s, %s", r.Game, r.Variant, r.Time), Created: views.DateTime(ctx, ch.CreatedAt)})
 	}

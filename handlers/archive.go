@@ -79,7 +79,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if a.Matches, err = matchRows(ms); err != nil {
+		if a.Matches, err = matchRows(c.Request().Context(), ms); err != nil {
 			return err
 		}
 	}
@@ -112,10 +112,10 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 	}
 	row := views.ArchiveRow{
 		Href:    fmt.Sprintf("/games/%d", g.ID),
-		Game:    gameTitle(eng, g),
+		Game:    gameTitle(ctx, eng, g),
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
-		Result:  resultText(eng, g, rules.NoSide, ""),
+		Result:  resultText(ctx, eng, g, rules.NoSide, ""),
 		Score:   fmt.Sprintf("%s – %s", rules.FormatScore(eng, g.Score[0]), rules.FormatScore(eng, g.Score[1])),
 		Moves:   r.Moves,
 		Ended:   g.EndedAt.Format("2006-01-02"),
@@ -124,7 +124,7 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 	case g.Aborted():
 		row.Score = views.T(ctx, "aborted")
 	case !rules.Scored(eng, g.Reason):
-		row.Score = endings[g.Reason]
+		row.Score = endingText(ctx, g.Reason)
 	}
 	if r.MatchGames > 1 && r.MatchStatus == "finished" {
 		row.Score += " · " + views.T(ctx, "match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
@@ -188,7 +188,7 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Matches, err = matchRows(ms); err != nil {
+	if p.Matches, err = matchRows(ctx, ms); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.PlayerView(p), nil)
@@ -228,14 +228,16 @@ func (h *archiveHandler) record(c echo.Context) error {
 }
 
 // gameRecord is the record of game g (engine eng) with its moves: the
-// tags naming the players, dates and result, and the move list.
+// tags naming the players, dates and result, and the move list. A record
+// is a file for programs as much as for people: its words are English
+// whatever the language of the pages (context.Background).
 func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	names := eng.SideNames()
 	r := rules.Record{Game: g.Game, Variant: g.Variant, Seed: g.Seed, Tags: [][2]string{
 		{"Site", "Trench"},
 		{"Match", strconv.FormatInt(g.MatchID, 10)},
 		{"Round", strconv.Itoa(g.Number)},
-		{"Rules", variantTitle(eng, g.Variant)},
+		{"Rules", variantTitle(context.Background(), eng, g.Variant)},
 		{names[0], g.Side[0].Name},
 		{names[1], g.Side[1].Name},
 		{"Started", g.CreatedAt.Format(time.RFC3339)},
@@ -243,7 +245,7 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 	if g.Finished() {
 		r.Tags = append(r.Tags,
 			[2]string{"Ended", g.EndedAt.Format(time.RFC3339)},
-			[2]string{"Result", resultText(eng, g, rules.NoSide, "")},
+			[2]string{"Result", resultText(context.Background(), eng, g, rules.NoSide, "")},
 			[2]string{"Score", fmt.Sprintf("%d-%d", g.Score[0], g.Score[1])},
 		)
 	} else {

@@ -173,7 +173,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		seer = rules.Reveal
 	}
 	gameURL := fmt.Sprintf("/games/%d", g.ID)
-	names := eng.SideNames()
+	ctx := c.Request().Context()
+	names := [2]string{sideName(ctx, eng, 0), sideName(ctx, eng, 1)}
 
 	// Review mode: ?ply=N shows the position after ply N; a finished game
 	// opens at its end with the review controls.
@@ -206,7 +207,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			from, wholeLog = 0, true
 		}
 	}
-	log, err := moveLog(eng, g, s.moves, from, seer)
+	log, err := moveLog(ctx, eng, g, s.moves, from, seer)
 	if err != nil {
 		return views.GamePage{}, err
 	}
@@ -224,11 +225,11 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	}
 	square := v.BoardView == "square"
 	p := views.GamePage{
-		Page:     gamePageOf(c, gameTitle(eng, g)),
+		Page:     gamePageOf(c, gameTitle(ctx, eng, g)),
 		Badge:    c.Get("badge") == true,
 		ID:       g.ID,
 		URL:      gameURL,
-		Heading:  gameTitle(eng, g),
+		Heading:  gameTitle(ctx, eng, g),
 		Bottom:   bottom,
 		Finished: g.Finished(),
 		Ply:      g.Ply,
@@ -246,7 +247,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if side.Valid() && !g.Finished() && side != g.ToMove && review < 0 {
 		plan := &views.PlanPanel{Action: gameURL + "/plan", CSRF: pageOf(c, "").CSRF, Ply: g.Ply}
 		if rules.HidesInformation(eng) {
-			plan.Unavailable = "Conditional moves are not offered in " + eng.Title() + ": your opponent's cards are hidden, so no reply can be planned in advance."
+			plan.Unavailable = tr(c, "Conditional moves are not offered in %s: your opponent's cards are hidden, so no reply can be planned in advance.", gameName(ctx, eng))
 		} else if pl, ok, err := h.db.PlanOf(c.Request().Context(), g.ID, v.ID); err != nil {
 			return views.GamePage{}, err
 		} else if ok && pl.BasePly == g.Ply {
@@ -271,10 +272,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.OfferConfirm = first == g.ID
 		}
 		p.Notes = &views.NotesPanel{Action: gameURL + "/notes", CSRF: pageOf(c, "").CSRF, Text: n.Body,
-			MaxChars: db.MaxNoteChars, Saved: noteTime(n.Updated)}
+			MaxChars: db.MaxNoteChars, Saved: noteTime(ctx, n.Updated)}
 	}
 	if t := s.match.Tournament; t.ID != 0 {
-		p.Tournament = fmt.Sprintf("%s · round %d", t.Name, t.Round)
+		p.Tournament = tr(c, "%s · round %d", t.Name, t.Round)
 		p.TournamentHref = fmt.Sprintf("/tournaments/%d", t.ID)
 	}
 	res := shown.Result()
@@ -284,22 +285,22 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if g.Finished() && shownPly == g.Ply && rules.Scored(eng, g.Reason) {
 			score = g.Score[i]
 		}
-		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: rules.FormatScore(eng, score),
+		p.Players[i] = views.Player{Name: g.Side[i].Name, SideName: names[i], Score: scoreText(ctx, eng, score),
 			ToMove: !g.Finished() && g.ToMove == sd, IsViewer: side == sd}
 	}
 	now := h.now()
-	p.TimeControl = g.Clock.String()
+	p.TimeControl = clockWords(ctx, g.Clock)
 	switch {
 	case g.Finished():
-		p.Status = resultText(eng, g, side, "")
+		p.Status = resultText(ctx, eng, g, side, "")
 	case side.Valid() && g.ToMove == side:
 		p.YourTurn = true
-		p.Status = "Your move"
+		p.Status = tr(c, "Your move")
 	default:
-		p.Status = fmt.Sprintf("%s (%s) to move", g.Side[g.ToMove].Name, names[g.ToMove])
+		p.Status = tr(c, "%s (%s) to move", g.Side[g.ToMove].Name, names[g.ToMove])
 	}
 	if !g.Finished() {
-		if err := h.clock(c.Request().Context(), &p, g, names, side, now); err != nil {
+		if err := h.clock(ctx, &p, g, names, side, now); err != nil {
 			return views.GamePage{}, err
 		}
 	}
@@ -318,9 +319,9 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.ConfirmResign = c.QueryParam("confirm") == "resign"
 			p.Armistice = views.ArmisticeState{Available: eng.HasArmistice(),
 				OfferedByMe: g.ArmisticeBy == side, OfferedToMe: g.ArmisticeBy == side.Other(),
-				DeclinedMine: g.ArmisticeDeclined == side, Terms: rules.ArmisticeText(eng)}
+				DeclinedMine: g.ArmisticeDeclined == side, Terms: tr(c, rules.ArmisticeText(eng))}
 			if review < 0 {
-				if p.Takeback, err = takebackState(eng, g, s.moves, side); err != nil {
+				if p.Takeback, err = takebackState(ctx, eng, g, s.moves, side); err != nil {
 					return views.GamePage{}, err
 				}
 			}
@@ -338,10 +339,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					}
 					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
 					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
-						Text: st.Describe(pending, side), CancelHref: gameURL}
+						Text: logText(ctx, st.Describe(pending, side)), CancelHref: gameURL}
 				} else {
 					if pending != "" && p.Message == "" {
-						p.Message = "That move is not possible in this position; nothing was sent."
+						p.Message = tr(c, "That move is not possible in this position; nothing was sent.")
 					}
 					p.Play.CanMove = len(legal) > 0
 					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
@@ -356,16 +357,16 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		}
 	}
 	if views.HasDiamond(p.View) {
-		other, label := "square", "Show the square view"
+		other, label := "square", tr(c, "Show the square view")
 		if square {
-			other, label = "diamond", "Show the diamond view"
+			other, label = "diamond", tr(c, "Show the diamond view")
 		}
 		p.BoardToggle, p.BoardToggleView, p.BoardToggleLabel = gameURL+"/view", other, label
 		if review >= 0 {
 			p.BoardToggle += "?ply=" + strconv.Itoa(review)
 		}
 	}
-	p.Match = matchPanel(eng, s.match, s.matchGs, g.ID)
+	p.Match = matchPanel(ctx, eng, s.match, s.matchGs, g.ID)
 	if g.Finished() {
 		for _, mg := range s.matchGs {
 			if mg.Number == g.Number+1 {
@@ -417,33 +418,36 @@ func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, n
 	mover, you := g.Side[g.ToMove], viewer == g.ToMove
 	switch {
 	case cs.Stopped:
-		p.Clock = "The clock is stopped: " + vacationClock(mover.Name, you, cs.Vacation[g.ToMove], cs.Left) + "."
+		p.Clock = views.T(ctx, "The clock is stopped: %s.", vacationClock(ctx, mover.Name, you, cs.Vacation[g.ToMove], cs.Left))
 	case cs.Left <= 0:
 		if p.Clock, err = h.timeUp(ctx, mover, you, cs.Left, now); err != nil {
 			return err
 		}
 	case you:
-		p.Clock = "You have " + clockSpan(cs.Left) + " to move."
+		p.Clock = views.T(ctx, "You have %s to move.", views.Duration(ctx, cs.Left))
 	default:
-		p.Clock = clockText(cs.Left) + " to move."
+		p.Clock = views.T(ctx, "%s left to move.", views.Duration(ctx, cs.Left))
 	}
 	if g.Clock.Kind == "bank" {
-		p.Banks = fmt.Sprintf("Time banks: %s %s · %s %s", names[0], span(cs.Banks[0]), names[1], span(cs.Banks[1]))
+		p.Banks = views.T(ctx, "Time banks: %s %s · %s %s", names[0], span(ctx, cs.Banks[0]), names[1], span(ctx, cs.Banks[1]))
 	}
 	for i, v := range cs.Vacation {
 		if !v.On {
 			continue
 		}
-		who := g.Side[i].Name + " is"
-		if rules.Side(i) == viewer {
-			who = "You are"
+		since, back := dayTime(ctx, v.Since), dayTime(ctx, v.EndsBy)
+		var notice string
+		switch you := rules.Side(i) == viewer; {
+		case you && v.Auto:
+			notice = views.T(ctx, "You are on vacation since %s (started when the time to move ran out), back by %s at the latest: your clocks are stopped.", since, back)
+		case you:
+			notice = views.T(ctx, "You are on vacation since %s, back by %s at the latest: your clocks are stopped.", since, back)
+		case v.Auto:
+			notice = views.T(ctx, "%s is on vacation since %s (started when the time to move ran out), back by %s at the latest: their clocks are stopped.", g.Side[i].Name, since, back)
+		default:
+			notice = views.T(ctx, "%s is on vacation since %s, back by %s at the latest: their clocks are stopped.", g.Side[i].Name, since, back)
 		}
-		how := ""
-		if v.Auto {
-			how = " (started when the time to move ran out)"
-		}
-		p.Notices = append(p.Notices, fmt.Sprintf("%s on vacation since %s%s, back by %s at the latest: %s clocks are stopped.",
-			who, v.Since.Format("2 January 15:04"), how, v.EndsBy.Format("2 January 15:04"), map[bool]string{true: "your", false: "their"}[rules.Side(i) == viewer]))
+		p.Notices = append(p.Notices, notice)
 	}
 	return nil
 }
@@ -457,30 +461,16 @@ func (h *gameHandler) timeUp(ctx context.Context, mover db.Player, you bool, lef
 	if err != nil {
 		return "", err
 	}
-	whose, their := mover.Name+"'s", mover.Name+"'s"
-	if you {
-		whose, their = "Your", "your"
-	}
 	if rest := st.Left + left; rest > 0 {
 		if you {
-			return fmt.Sprintf("Your time to move has run out: your vacation allowance is being used (%s left this year); move before it is used up or the game is lost on time.", span(rest)), nil
+			return views.T(ctx, "Your time to move has run out: your vacation allowance is being used (%s left this year); move before it is used up or the game is lost on time.", span(ctx, rest)), nil
 		}
-		return fmt.Sprintf("The time to move has run out: %s vacation allowance is being used (%s left this year) before the game is lost on time.", their, span(rest)), nil
+		return views.T(ctx, "The time to move has run out: %s's vacation allowance is being used (%s left this year) before the game is lost on time.", mover.Name, span(ctx, rest)), nil
 	}
-	return whose + " time to move has run out: the game will be lost on time.", nil
-}
-
-// span writes a duration in days and hours ("7 days 12 hours").
-func span(d time.Duration) string {
-	days := int(d / (24 * time.Hour))
-	hours := int((d % (24 * time.Hour)) / time.Hour)
-	switch {
-	case days > 0 && hours > 0:
-		return plural(days, "day") + " " + plural(hours, "hour")
-	case days > 0:
-		return plural(days, "day")
+	if you {
+		return views.T(ctx, "Your time to move has run out: the game will be lost on time."), nil
 	}
-	return plural(hours, "hour")
+	return views.T(ctx, "%s's time to move has run out: the game will be lost on time.", mover.Name), nil
 }
 
 // gamePageOf is the page model of a game page: a full page, or a
@@ -558,8 +548,8 @@ func stateAt(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, 
 
 // moveLog describes the moves after ply from as seer may read them,
 // replaying the game from its start (each move is described in the state
-// it was made in).
-func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
+// it was made in), in the language of ctx.
+func moveLog(ctx context.Context, eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
 	if from >= len(moves) {
 		return nil, nil
 	}
@@ -571,7 +561,7 @@ func moveLog(eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.
 	dark := rules.DarkSide(eng)
 	for i, m := range moves {
 		if i >= from {
-			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: cur.Describe(m.Move, seer)})
+			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: logText(ctx, cur.Describe(m.Move, seer))})
 		}
 		if i < len(moves)-1 {
 			if cur, err = cur.Apply(m.Move); err != nil {
@@ -603,7 +593,7 @@ func variantIsMatch(e rules.Engine, key string) bool {
 // game that is not over. The totals are those of the games before a
 // decider (spec "Official match": game 1 + game 2); the decider stands on
 // its own line.
-func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *views.MatchPanel {
+func matchPanel(ctx context.Context, eng rules.Engine, m db.Match, games []db.Game, current int64) *views.MatchPanel {
 	if len(games) <= 1 && !variantIsMatch(eng, m.Variant) {
 		return nil
 	}
@@ -615,12 +605,12 @@ func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *v
 		if g.Swapped {
 			s[0], s[1] = s[1], s[0]
 		}
-		mg := views.MatchGame{Label: gameLabel(g), Href: fmt.Sprintf("/games/%d", g.ID), Current: g.ID == current,
-			Score: [2]string{rules.FormatScore(eng, s[0]), rules.FormatScore(eng, s[1])}}
+		mg := views.MatchGame{Label: gameLabel(ctx, g), Href: fmt.Sprintf("/games/%d", g.ID), Current: g.ID == current,
+			Score: [2]string{scoreText(ctx, eng, s[0]), scoreText(ctx, eng, s[1])}}
 		if g.Finished() {
-			mg.Result = resultText(eng, g, rules.NoSide, "")
+			mg.Result = resultText(ctx, eng, g, rules.NoSide, "")
 		} else {
-			mg.Result = "in progress"
+			mg.Result = views.T(ctx, "in progress")
 		}
 		if g.Variant == "decider" {
 			panel.Decider, decider = &mg, s
@@ -630,19 +620,19 @@ func matchPanel(eng rules.Engine, m db.Match, games []db.Game, current int64) *v
 		totals[0] += s[0]
 		totals[1] += s[1]
 	}
-	panel.Totals = [2]string{rules.FormatScore(eng, totals[0]), rules.FormatScore(eng, totals[1])}
+	panel.Totals = [2]string{scoreText(ctx, eng, totals[0]), scoreText(ctx, eng, totals[1])}
 	if m.Status == "finished" {
 		switch w := m.Winner; {
 		case w != 0 && w != 1:
-			panel.Result = fmt.Sprintf("The match is drawn %d–%d.", totals[0], totals[1])
+			panel.Result = views.T(ctx, "The match is drawn %d–%d.", totals[0], totals[1])
 			if panel.Decider != nil {
-				panel.Result = fmt.Sprintf("The match is drawn: totals %d–%d, decider %d–%d.", totals[0], totals[1], decider[0], decider[1])
+				panel.Result = views.T(ctx, "The match is drawn: totals %d–%d, decider %d–%d.", totals[0], totals[1], decider[0], decider[1])
 			}
 		case panel.Decider != nil:
-			panel.Result = fmt.Sprintf("%s wins the match in the decider, %d–%d (totals %d–%d).",
+			panel.Result = views.T(ctx, "%s wins the match in the decider, %d–%d (totals %d–%d).",
 				m.Player[w].Name, decider[w], decider[1-w], totals[w], totals[1-w])
 		default:
-			panel.Result = fmt.Sprintf("%s wins the match %d–%d.", m.Player[w].Name, totals[w], totals[1-w])
+			panel.Result = views.T(ctx, "%s wins the match %d–%d.", m.Player[w].Name, totals[w], totals[1-w])
 		}
 	}
 	return panel
@@ -658,9 +648,10 @@ func version(g db.Game) string {
 // takeback: ask, answer the opponent's request (its move in words), or
 // read why the game has none (the card game). Errors: a stored game that
 // does not replay.
-func takebackState(eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) (views.TakebackState, error) {
+func takebackState(ctx context.Context, eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) (views.TakebackState, error) {
 	if rules.HidesInformation(eng) {
-		return views.TakebackState{Unavailable: db.TakebackRefusal(g)}, nil
+		// db.TakebackRefusal's reason, in the language of ctx.
+		return views.TakebackState{Unavailable: views.T(ctx, "Takebacks are not offered in %s: a played card has been seen.", gameName(ctx, eng))}, nil
 	}
 	if !g.Takebacks {
 		return views.TakebackState{}, nil
@@ -672,7 +663,7 @@ func takebackState(eng rules.Engine, g db.Game, moves []db.Move, side rules.Side
 		if err != nil {
 			return t, err
 		}
-		t.LastMove = before.Describe(moves[g.Ply-1].Move, side)
+		t.LastMove = logText(ctx, before.Describe(moves[g.Ply-1].Move, side))
 	}
 	return t, nil
 }
@@ -930,15 +921,16 @@ func (h *gameHandler) notes(c echo.Context) error {
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d#notes", id))
 	}
-	return render(c, http.StatusOK, views.NotesSaved(noteTime(n.Updated)), nil)
+	return render(c, http.StatusOK, views.NotesSaved(noteTime(c.Request().Context(), n.Updated)), nil)
 }
 
-// noteTime is when notes were saved, in words ("" for never).
-func noteTime(t time.Time) string {
+// noteTime is when notes were saved, in words in the language of ctx ("3
+// March 14:05"; "" for never).
+func noteTime(ctx context.Context, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Format("2 January 15:04")
+	return dayTime(ctx, t)
 }
 
 func (h *gameHandler) armistice(c echo.Context) error {

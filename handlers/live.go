@@ -84,6 +84,7 @@ type liveEvent struct {
 type liveSub struct {
 	topic  liveTopic
 	viewer viewer
+	lang   string // the language of the page (views.Lang)
 	csrf   string
 	who    string // the key its per-user limit counts it under
 	out    chan liveEvent
@@ -361,6 +362,7 @@ func (a *App) LiveStreams() int { return a.live.open() }
 func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 	v := currentViewer(c)
 	s.viewer = v
+	s.lang = views.Lang(c.Request().Context())
 	s.csrf, _ = c.Get("csrf").(string)
 	s.out = make(chan liveEvent, liveBacklog)
 	s.kicked = make(chan struct{})
@@ -582,14 +584,15 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 			}
 			continue
 		}
-		key := viewerKey(sub.viewer)
+		key := viewerKey(sub.viewer) + "/" + sub.lang
 		gr := groups[key]
 		if gr == nil {
 			gr = &group{}
 			groups[key] = gr
 		}
+		lctx := views.WithLang(ctx, sub.lang)
 		if gr.page == nil {
-			c := r.context(ctx, fmt.Sprintf("/games/%d", id), id, sub.viewer)
+			c := r.context(lctx, fmt.Sprintf("/games/%d", id), id, sub.viewer)
 			p, err := r.games.page(c, s, "")
 			if err != nil {
 				return players, err
@@ -600,7 +603,7 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 		var ev liveEvent
 		if newGame {
 			if gr.full == nil {
-				e, err := event(ctx, id, views.GamePush(*gr.page))
+				e, err := event(lctx, id, views.GamePush(*gr.page))
 				if err != nil {
 					return players, err
 				}
@@ -612,7 +615,7 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 				if gr.page.Social == nil {
 					continue
 				}
-				e, err := event(ctx, id, views.SocialPush(*gr.page.Social))
+				e, err := event(lctx, id, views.SocialPush(*gr.page.Social))
 				if err != nil {
 					return players, err
 				}
@@ -633,25 +636,26 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 // dashboard sends player uid's dashboard to subs: after a commit (all),
 // or to a reconnecting stream.
 func (r *liveRenderer) dashboard(ctx context.Context, uid int64, subs []*liveSub, all bool) error {
-	var ev *liveEvent
+	evs := map[string]liveEvent{} // by language
 	for _, sub := range subs {
 		if !all && !sub.catchUp {
 			continue
 		}
 		sub.catchUp = false
-		if ev == nil {
-			c := r.context(ctx, "/", uid, sub.viewer)
+		ev, ok := evs[sub.lang]
+		if !ok {
+			lctx := views.WithLang(ctx, sub.lang)
+			c := r.context(lctx, "/", uid, sub.viewer)
 			d, err := r.pages.dashboard(c)
 			if err != nil {
 				return err
 			}
-			e, err := event(ctx, "d", views.DashboardPush(d))
-			if err != nil {
+			if ev, err = event(lctx, "d", views.DashboardPush(d)); err != nil {
 				return err
 			}
-			ev = &e
+			evs[sub.lang] = ev
 		}
-		sub.send(*ev)
+		sub.send(ev)
 	}
 	return nil
 }
@@ -659,23 +663,29 @@ func (r *liveRenderer) dashboard(ctx context.Context, uid int64, subs []*liveSub
 // tournament sends tournament id's page to subs (each viewer sees their
 // own buttons): after a commit (all), or to a reconnecting stream.
 func (r *liveRenderer) tournament(ctx context.Context, id int64, subs []*liveSub, all bool) error {
-	evs := map[int64]liveEvent{}
+	type key struct {
+		user int64
+		lang string
+	}
+	evs := map[key]liveEvent{}
 	for _, sub := range subs {
 		if !all && !sub.catchUp {
 			continue
 		}
 		sub.catchUp = false
-		ev, ok := evs[sub.viewer.ID]
+		k := key{sub.viewer.ID, sub.lang}
+		ev, ok := evs[k]
 		if !ok {
-			c := r.context(ctx, fmt.Sprintf("/tournaments/%d", id), id, sub.viewer)
+			lctx := views.WithLang(ctx, sub.lang)
+			c := r.context(lctx, fmt.Sprintf("/tournaments/%d", id), id, sub.viewer)
 			p, err := r.tournaments.page(c, id)
 			if err != nil {
 				return err
 			}
-			if ev, err = event(ctx, "t", views.TournamentPush(p)); err != nil {
+			if ev, err = event(lctx, "t", views.TournamentPush(p)); err != nil {
 				return err
 			}
-			evs[sub.viewer.ID] = ev
+			evs[k] = ev
 		}
 		sub.send(ev)
 	}

@@ -490,7 +490,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		return err
 	}
 	for i, g := range waiting {
-		r, err := gameRow(g, u.ID, u.ID, clocks[i])
+		r, err := gameRow(ctx, g, u.ID, u.ID, clocks[i])
 		if err != nil {
 			return err
 		}
@@ -507,7 +507,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		})
 	}
 	for _, g := range finished {
-		r, err := gameRow(g, u.ID, u.ID, db.ClockState{})
+		r, err := gameRow(ctx, g, u.ID, u.ID, db.ClockState{})
 		if err != nil {
 			return err
 		}

@@ -79,7 +79,7 @@ func (h *pageHandler) dashboard(c echo.Context) (views.Dashboard, error) {
 		if err != nil {
 			return d, err
 		}
-		rows, err := matchRows(ms)
+		rows, err := matchRows(ctx, ms)
 		if err != nil {
 			return d, err
 		}
@@ -94,10 +94,10 @@ func (h *pageHandler) dashboard(c echo.Context) (views.Dashboard, error) {
 		return d, err
 	}
 	for _, ch := range mine {
-		d.MyChallenges = append(d.MyChallenges, challengeRow(ch, v.ID))
+		d.MyChallenges = append(d.MyChallenges, challengeRow(ctx, ch, v.ID))
 	}
 	for _, ch := range open {
-		d.OpenChallenge = append(d.OpenChallenge, challengeRow(ch, v.ID))
+		d.OpenChallenge = append(d.OpenChallenge, challengeRow(ctx, ch, v.ID))
 	}
 	if d.Unread, err = unreadRows(ctx, h.db, v.ID); err != nil {
 		return d, err

@@ -3,8 +3,10 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/trench-games/trench/db"
@@ -29,77 +31,80 @@ func engines() []rules.Engine {
 	return es
 }
 
-// variantTitle returns the display name of variant key of eng ("decider"
-// and other internal variants fall back to the key).
-func variantTitle(eng rules.Engine, key string) string {
+// gameName is the name of eng's game in the language of ctx ("TRENCH",
+// "Trenches", "Trench, the card game").
+func gameName(ctx context.Context, eng rules.Engine) string {
+	return views.T(ctx, eng.Title())
+}
+
+// variantTitle returns the display name of variant key of eng in the
+// language of ctx ("decider" and other internal variants: the decider's
+// name, else the key).
+func variantTitle(ctx context.Context, eng rules.Engine, key string) string {
 	for _, v := range eng.Variants() {
 		if v.Key == key {
-			return v.Title
+			return views.T(ctx, v.Title)
 		}
 	}
 	if key == "decider" {
-		return "Decider (first to 40)"
+		return views.T(ctx, "Decider (first to 40)")
 	}
 	return key
 }
 
 // gameLabel names game number of a match: "Game 1", "Game 2", "Decider".
-func gameLabel(g db.Game) string {
+func gameLabel(ctx context.Context, g db.Game) string {
 	if g.Variant == "decider" {
-		return "Decider"
+		return views.T(ctx, "Decider")
 	}
-	return "Game " + strconv.Itoa(g.Number)
+	return views.T(ctx, "Game %d", g.Number)
 }
 
 // gameTitle is a game's name in lists and headings: the game, the rules
 // the match was made with, and, in a match of several games, which game
 // of the match it is.
-func gameTitle(eng rules.Engine, g db.Game) string {
-	t := eng.Title() + " · " + variantTitle(eng, g.MatchVariant)
+func gameTitle(ctx context.Context, eng rules.Engine, g db.Game) string {
+	t := gameName(ctx, eng) + " · " + variantTitle(ctx, eng, g.MatchVariant)
 	if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
-		t += " · " + gameLabel(g)
+		t += " · " + gameLabel(ctx, g)
 	}
 	return t
 }
 
-// clockText says how long the side to move has left, in words: "2 days
-// 3 hours left", "time is up".
-func clockText(left time.Duration) string {
+// clockText says how long the side to move has left, in words, in the
+// language of ctx: "2 days 3 hours left", "time is up".
+func clockText(ctx context.Context, left time.Duration) string {
 	if left <= 0 {
-		return "time is up"
+		return views.T(ctx, "time is up")
 	}
-	return clockSpan(left) + " left"
+	return views.T(ctx, "%s left", views.Duration(ctx, left))
 }
 
-// clockSpan writes a positive time on a clock: "2 days 3 hours", "5 hours
-// 10 minutes", "1 minute".
-func clockSpan(d time.Duration) string {
-	days := int(d / (24 * time.Hour))
-	hours := int((d % (24 * time.Hour)) / time.Hour)
-	mins := int((d % time.Hour) / time.Minute)
-	switch {
-	case days > 0:
-		return plural(days, "day") + " " + plural(hours, "hour")
-	case hours > 0:
-		return plural(hours, "hour") + " " + plural(mins, "minute")
-	}
-	return plural(max(mins, 1), "minute")
+// dayTime writes a moment as "21 March 13:00" (no year) in the language of
+// ctx, in the time zone t carries.
+func dayTime(ctx context.Context, t time.Time) string {
+	return views.T(ctx, "%[1]d %[2]s %[3]s", t.Day(), views.T(ctx, t.Month().String()), t.Format("15:04"))
 }
 
-// dateTime is how pages write a moment: "21 March 2026 13:00 UTC".
-func dateTime(t time.Time) string { return t.UTC().Format("2 January 2006 15:04 UTC") }
+// dateTimeLocal writes a moment as "21 March 2026 13:00" in the language
+// of ctx, in the time zone t carries.
+func dateTimeLocal(ctx context.Context, t time.Time) string {
+	return views.T(ctx, "%[1]d %[2]s %[3]d %[4]s", t.Day(), views.T(ctx, t.Month().String()), t.Year(), t.Format("15:04"))
+}
 
 // vacationClock says that who, to move, is on vacation v, until when, and
 // what is on their stopped clock: "alice is on vacation until 21 March
 // 2026 13:00 UTC; 2 days 23 hours on the clock" ("You are …" when you).
-func vacationClock(who string, you bool, v db.VacationStatus, left time.Duration) string {
-	subject := who + " is"
+func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatus, left time.Duration) string {
+	until, clock := views.DateTime(ctx, v.EndsBy), views.Duration(ctx, max(left, time.Minute))
 	if you {
-		subject = "You are"
+		return views.T(ctx, "You are on vacation until %s; %s on the clock", until, clock)
 	}
-	return fmt.Sprintf("%s on vacation until %s; %s on the clock", subject, dateTime(v.EndsBy), clockSpan(max(left, time.Minute)))
+	return views.T(ctx, "%s is on vacation until %s; %s on the clock", who, until, clock)
 }
 
+// plural writes n and unit in English ("1 day", "3 days"); pages in other
+// languages use views.TN.
 func plural(n int, unit string) string {
 	if n == 1 {
 		return "1 " + unit
@@ -107,19 +112,114 @@ func plural(n int, unit string) string {
 	return strconv.Itoa(n) + " " + unit + "s"
 }
 
-// endings says how a game ended when its score is not shown.
-var endings = map[rules.Reason]string{rules.ReasonResigned: "by resignation", rules.ReasonTimeout: "on time"}
+// span writes a duration in days and hours ("7 days 12 hours", "1 day",
+// "5 hours") in the language of ctx.
+func span(ctx context.Context, d time.Duration) string {
+	days := int(d / (24 * time.Hour))
+	hours := int((d % (24 * time.Hour)) / time.Hour)
+	switch {
+	case days > 0 && hours > 0:
+		return views.T(ctx, "%[1]s %[2]s", views.TN(ctx, "%d days", days, days), views.TN(ctx, "%d hours", hours, hours))
+	case days > 0:
+		return views.TN(ctx, "%d days", days, days)
+	}
+	return views.TN(ctx, "%d hours", hours, hours)
+}
 
-// resultText describes a finished game's result to a reader. With viewer
-// a side of the game it speaks of that side: as "You" when who is "",
-// else by the name who (a profile); the score is then that side's first
-// ("You won 62–54", "bob lost 54–62"). For anyone else it names the
-// winner, whose score comes first ("bob (White) won 62–54"). A game whose
-// ending has no score (rules.Scored) says how it ended instead ("won by
-// resignation"); an aborted game says so.
-func resultText(eng rules.Engine, g db.Game, viewer rules.Side, who string) string {
+// battleRE reads a card game's battle as its log writes it: "7S × QH, QH
+// wins", "7S × 7H, tie".
+var battleRE = regexp.MustCompile(`^(\S+) × (\S+), (?:(\S+) wins|tie)$`)
+
+// eventRE reads a step that follows a card game's move in its log: "Red
+// draws a card", "Black draws 7S", "Black refill F2 B2 (forced)".
+var eventRE = regexp.MustCompile(`^(\S+) (?:(draws a card)|draws (\S+)|(.+) \(forced\))$`)
+
+// logText is text, a move as the rules describe it (State.Describe), in
+// the language of ctx. The notation stays as it is; the words the card
+// game's log puts around it are translated: "attack F1: 7S × 2H, 7S wins;
+// Red draws a card" (a text the patterns do not know is left alone).
+func logText(ctx context.Context, text string) string {
+	if views.Lang(ctx) == "en" {
+		return text
+	}
+	// not shown: the rules' text, compared (the translation is below)
+	if text == "(unreadable move)" {
+		return views.T(ctx, "(unreadable move)")
+	}
+	parts := strings.Split(text, "; ")
+	if head, detail, ok := strings.Cut(parts[0], ": "); ok {
+		if m := battleRE.FindStringSubmatch(detail); m != nil {
+			if m[3] == "" {
+				detail = views.T(ctx, "%s × %s, tie", m[1], m[2])
+			} else {
+				detail = views.T(ctx, "%s × %s, %s wins", m[1], m[2], m[3])
+			}
+			parts[0] = head + ": " + detail
+		}
+	}
+	for i, p := range parts[1:] {
+		m := eventRE.FindStringSubmatch(p)
+		if m == nil {
+			continue
+		}
+		side := views.T(ctx, m[1])
+		switch {
+		case m[2] != "":
+			parts[i+1] = views.T(ctx, "%s draws a card", side)
+		case m[3] != "":
+			parts[i+1] = views.T(ctx, "%s draws %s", side, m[3])
+		default:
+			parts[i+1] = views.T(ctx, "%s %s (forced)", side, m[4])
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// scoreText writes score n of a game of eng in the language of ctx: "12
+// pts", "9 cards", "3 mobile" (rules.FormatScore's forms, translated).
+func scoreText(ctx context.Context, eng rules.Engine, n int) string {
+	s := rules.FormatScore(eng, n)
+	for _, f := range []string{"%d pts", "%d cards", "%d mobile"} {
+		if s == fmt.Sprintf(f, n) || (f == "%d cards" && n == 1 && s == "1 card") {
+			return views.TN(ctx, f, n, n)
+		}
+	}
+	return s
+}
+
+// sideName is the name of side of a game of eng in the language of ctx.
+func sideName(ctx context.Context, eng rules.Engine, side rules.Side) string {
+	return views.T(ctx, eng.SideNames()[side])
+}
+
+// endingText says how a game ended for reason r when its score is not
+// shown, in the language of ctx: "by resignation", "on time" ("" for other
+// reasons).
+func endingText(ctx context.Context, r rules.Reason) string {
+	switch r {
+	case rules.ReasonResigned:
+		return views.T(ctx, "by resignation")
+	case rules.ReasonTimeout:
+		return views.T(ctx, "on time")
+	}
+	return ""
+}
+
+// reasonText is why a game ended, in the language of ctx ("resignation").
+func reasonText(ctx context.Context, r rules.Reason) string {
+	return views.T(ctx, string(r))
+}
+
+// resultText describes a finished game's result to a reader, in the
+// language of ctx. With viewer a side of the game it speaks of that side:
+// as "You" when who is "", else by the name who (a profile); the score is
+// then that side's first ("You won 62–54", "bob lost 54–62"). For anyone
+// else it names the winner, whose score comes first ("bob (White) won
+// 62–54"). A game whose ending has no score (rules.Scored) says how it
+// ended instead ("won by resignation"); an aborted game says so.
+func resultText(ctx context.Context, eng rules.Engine, g db.Game, viewer rules.Side, who string) string {
 	if g.Aborted() {
-		return "Aborted (" + string(g.Reason) + " before both sides had moved)"
+		return views.T(ctx, "Aborted (%s before both sides had moved)", reasonText(ctx, g.Reason))
 	}
 	first := viewer
 	if !first.Valid() {
@@ -130,60 +230,61 @@ func resultText(eng rules.Engine, g db.Game, viewer rules.Side, who string) stri
 	}
 	score := fmt.Sprintf("%d–%d", g.Score[first], g.Score[first.Other()])
 	if g.Reason != "" {
-		score += " (" + string(g.Reason) + ")"
+		score += " (" + reasonText(ctx, g.Reason) + ")"
 	}
 	if !rules.Scored(eng, g.Reason) {
-		score = endings[g.Reason]
-	}
-	subject := who
-	if who == "" {
-		subject = "You"
+		score = endingText(ctx, g.Reason)
 	}
 	switch {
 	case g.Winner == rules.NoSide:
-		return "Drawn " + score
+		return views.T(ctx, "Drawn %s", score)
+	case viewer.Valid() && g.Winner == viewer && who == "":
+		return views.T(ctx, "You won %s", score)
 	case viewer.Valid() && g.Winner == viewer:
-		return subject + " won " + score
+		return views.T(ctx, "%s won %s", who, score)
+	case viewer.Valid() && who == "":
+		return views.T(ctx, "You lost %s", score)
 	case viewer.Valid():
-		return subject + " lost " + score
+		return views.T(ctx, "%s lost %s", who, score)
 	}
-	return fmt.Sprintf("%s (%s) won %s", g.Side[g.Winner].Name, eng.SideNames()[g.Winner], score)
+	return views.T(ctx, "%s (%s) won %s", g.Side[g.Winner].Name, sideName(ctx, eng, g.Winner), score)
 }
 
 // gameRow is a game in the dashboard's lists, seen by userID (the lists'
-// owner) and shown to viewerID, with its clock cs (db.Clocks).
-func gameRow(g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow, error) {
-	return gameRowAs(g, userID, viewerID, "", cs)
+// owner) and shown to viewerID, with its clock cs (db.Clocks), in the
+// language of ctx.
+func gameRow(ctx context.Context, g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow, error) {
+	return gameRowAs(ctx, g, userID, viewerID, "", cs)
 }
 
 // gameRowAs is gameRow in a list of userID's games; who names userID in
 // the text ("" for "you": the reader is userID).
-func gameRowAs(g db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
+func gameRowAs(ctx context.Context, g db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
 	eng, err := g.Engine()
 	if err != nil {
 		return views.GameRow{}, err
 	}
 	side := g.SideOf(userID)
-	r := views.GameRow{ID: g.ID, Href: fmt.Sprintf("/games/%d", g.ID), Title: gameTitle(eng, g)}
+	r := views.GameRow{ID: g.ID, Href: fmt.Sprintf("/games/%d", g.ID), Title: gameTitle(ctx, eng, g)}
 	if side.Valid() {
 		r.Opponent = g.Side[side.Other()].Name
-		r.YourSide = eng.SideNames()[side]
+		r.YourSide = sideName(ctx, eng, side)
 	}
 	switch {
 	case g.Finished():
-		r.Status = resultText(eng, g, side, who)
+		r.Status = resultText(ctx, eng, g, side, who)
 		return r, nil
 	case g.ToMove == side && who == "":
-		r.YourTurn, r.Status = true, "Your move"
+		r.YourTurn, r.Status = true, views.T(ctx, "Your move")
 	case g.ToMove == side:
-		r.Status = who + " to move"
+		r.Status = views.T(ctx, "%s to move", who)
 	default:
-		r.Status = "Waiting for " + g.Side[g.ToMove].Name
+		r.Status = views.T(ctx, "Waiting for %s", g.Side[g.ToMove].Name)
 	}
-	r.Clock = clockText(cs.Left)
+	r.Clock = clockText(ctx, cs.Left)
 	if cs.Stopped {
 		mover := g.Side[g.ToMove]
-		r.Clock = vacationClock(mover.Name, mover.ID == viewerID, cs.Vacation[g.ToMove], cs.Left)
+		r.Clock = vacationClock(ctx, mover.Name, mover.ID == viewerID, cs.Vacation[g.ToMove], cs.Left)
 	}
 	return r, nil
 }
@@ -202,7 +303,7 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 	}
 	rows := make([]views.GameRow, 0, len(games))
 	for i, g := range games {
-		r, err := gameRowAs(g, userID, viewerID, who, clocks[i])
+		r, err := gameRowAs(ctx, g, userID, viewerID, who, clocks[i])
 		if err != nil {
 			return nil, err
 		}
@@ -211,17 +312,18 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 	return rows, nil
 }
 
-// challengeRow is a challenge in a list, seen by userID.
-func challengeRow(c db.Challenge, userID int64) views.ChallengeRow {
+// challengeRow is a challenge in a list, seen by userID, in the language
+// of ctx.
+func challengeRow(ctx context.Context, c db.Challenge, userID int64) views.ChallengeRow {
 	r := views.ChallengeRow{ID: c.ID, From: c.Creator.Name, To: c.Opponent.Name, Game: c.Game, Variant: c.Variant,
-		Color: "random", Time: c.Clock.String(), Takebacks: c.Takebacks}
+		Color: views.T(ctx, "random"), Time: clockWords(ctx, c.Clock), Takebacks: c.Takebacks}
 	if eng, ok := rules.Lookup(c.Game); ok {
-		r.Game, r.Variant = eng.Title(), variantTitle(eng, c.Variant)
+		r.Game, r.Variant = gameName(ctx, eng), variantTitle(ctx, eng, c.Variant)
 		switch c.Color {
 		case "0":
-			r.Color = eng.SideNames()[0]
+			r.Color = sideName(ctx, eng, 0)
 		case "1":
-			r.Color = eng.SideNames()[1]
+			r.Color = sideName(ctx, eng, 1)
 		}
 	}
 	r.CanCancel = c.Creator.ID == userID
@@ -247,8 +349,8 @@ func multiGameVariants() [][2]string {
 
 // matchRows are matches in a list: the players, the totals of the games
 // that count for them (game 1 + game 2: see matchPanel) and the result,
-// or which game is being played.
-func matchRows(list []db.MatchGames) ([]views.MatchRow, error) {
+// or which game is being played, in the language of ctx.
+func matchRows(ctx context.Context, list []db.MatchGames) ([]views.MatchRow, error) {
 	out := make([]views.MatchRow, 0, len(list))
 	for _, mg := range list {
 		if len(mg.Games) == 0 {
@@ -259,19 +361,19 @@ func matchRows(list []db.MatchGames) ([]views.MatchRow, error) {
 			return nil, err
 		}
 		last := mg.Games[len(mg.Games)-1]
-		panel := matchPanel(eng, mg.Match, mg.Games, 0)
+		panel := matchPanel(ctx, eng, mg.Match, mg.Games, 0)
 		if panel == nil {
 			continue
 		}
 		r := views.MatchRow{
 			Href:    fmt.Sprintf("/games/%d", last.ID),
-			Title:   eng.Title() + " · " + variantTitle(eng, mg.Variant),
+			Title:   gameName(ctx, eng) + " · " + variantTitle(ctx, eng, mg.Variant),
 			Players: panel.Players,
 			Totals:  panel.Totals,
 			Status:  panel.Result,
 		}
 		if r.Status == "" {
-			r.Status = gameLabel(last) + " in progress"
+			r.Status = views.T(ctx, "%s in progress", gameLabel(ctx, last))
 		}
 		out = append(out, r)
 	}

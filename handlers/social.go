@@ -111,7 +111,7 @@ func rematchState(ctx context.Context, s gameScreen, r db.Rematch, userID int64,
 		how = views.T(ctx, "rated|rematch")
 	}
 	st := &views.RematchState{URL: fmt.Sprintf("/games/%d/rematch/", g.ID),
-		Settings: views.T(ctx, "%s · %s, %s, %s; you would play %s", views.T(ctx, eng.Title()), views.T(ctx, variantTitle(eng, m.Variant)),
+		Settings: views.T(ctx, "%s · %s, %s, %s; you would play %s", views.T(ctx, eng.Title()), variantTitle(ctx, eng, m.Variant),
 			clockWords(ctx, g.Clock), how, views.T(ctx, eng.SideNames()[1-me]))}
 	switch {
 	case r.ChallengeID == 0:
@@ -318,7 +318,7 @@ func unreadRows(ctx context.Context, store *db.DB, userID int64) ([]views.Unread
 		if g.Side[0].ID == userID {
 			from = g.Side[1].Name
 		}
-		out = append(out, views.UnreadRow{GameID: g.ID, Href: fmt.Sprintf("/games/%d#messages", g.ID), Title: gameTitle(eng, g),
+		out = append(out, views.UnreadRow{GameID: g.ID, Href: fmt.Sprintf("/games/%d#messages", g.ID), Title: gameTitle(ctx, eng, g),
 			From: from, Count: t.Count})
 	}
 	return out, nil

@@ -71,7 +71,7 @@ func tournamentGame(ctx context.Context, game, variant string) string {
 	if len(eng.Variants()) == 1 {
 		return views.T(ctx, eng.Title())
 	}
-	return views.T(ctx, eng.Title()) + " · " + views.T(ctx, variantTitle(eng, variant))
+	return views.T(ctx, eng.Title()) + " · " + variantTitle(ctx, eng, variant)
 }
 
 // formatText is a tournament's format as a list shows it: "Swiss, 5

@@ -27,10 +27,11 @@ func (h *vacationHandler) render(c echo.Context, status int, msg string) error {
 	if err != nil {
 		return err
 	}
-	p := views.VacationPage{Page: pageOf(c, "Vacation"), On: st.On, Auto: st.Auto, Error: msg,
-		Left: span(st.Left), Allowance: span(st.Allowance), CanStart: !st.On && st.Left > 0, Off: st.Allowance == 0}
+	ctx := c.Request().Context()
+	p := views.VacationPage{Page: pageOf(c, tr(c, "Vacation")), On: st.On, Auto: st.Auto, Error: msg,
+		Left: span(ctx, st.Left), Allowance: span(ctx, st.Allowance), CanStart: !st.On && st.Left > 0, Off: st.Allowance == 0}
 	if st.On {
-		p.Since, p.EndsBy = st.Since.Format("2 January 2006 15:04"), st.EndsBy.Format("2 January 2006 15:04")
+		p.Since, p.EndsBy = dateTimeLocal(ctx, st.Since), dateTimeLocal(ctx, st.EndsBy)
 	}
 	return render(c, status, views.VacationView(p), nil)
 }

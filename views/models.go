@@ -6,6 +6,7 @@ package views
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -477,3 +478,12 @@ func oobAttrs(oob bool) templ.Attributes {
 func PlayerURL(name string) templ.SafeURL {
 	return templ.SafeURL("/players/" + url.PathEscape(name))
 }
+
+// noscriptText escapes s as the text of a <noscript> element: &, < and >
+// only. A parser with scripting on reads such an element as raw text, so an
+// apostrophe escaped as &#39; would show as such there.
+func noscriptText(s string) string {
+	return noscriptEscaper.Replace(s)
+}
+
+var noscriptEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
