@@ -286,6 +286,39 @@ func capturedUnits(v trench.BoardView, side int) []trench.Unit {
 	return out
 }
 
+// maxMoveOptions bounds the legal moves the move box lists (a Trenches
+// position has a thousand): past it, only the moves of the unit or piece
+// selected are listed, or none before one is.
+const maxMoveOptions = 200
+
+// moveOptions are the moves the move box lists: every legal move of p, or
+// past maxMoveOptions those that start with the first click selected
+// ("c3" lists "c3-d4", "c3xe5", not "c30…"); the bool reports whether
+// some were left out.
+func moveOptions(p Play) ([]string, bool) {
+	if len(p.Legal) <= maxMoveOptions {
+		return p.Legal, false
+	}
+	if len(p.Selected) == 0 {
+		return nil, true
+	}
+	first := p.Selected[0]
+	var out []string
+	for _, m := range p.Legal {
+		if strings.HasPrefix(m, first) && (len(m) == len(first) || !isAlnum(m[len(first)])) {
+			out = append(out, m)
+		}
+	}
+	if len(out) > maxMoveOptions {
+		out = out[:maxMoveOptions]
+	}
+	return out, true
+}
+
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
 // capturedLabel names the units of side that are off the board, for a
 // screen reader: "White Soldier, White Soldier, White Captain", or
 // "none".
