@@ -100,6 +100,48 @@ func (b *tab) kbWaitPly(ply int, last string) {
 	}
 }
 
+// kbArrows checks, from the square from (focused), that the arrow keys
+// move the focus along the grid's rows and columns, onto squares with
+// nothing to click too, and back.
+func (b *tab) kbArrows(from string) {
+	b.t.Helper()
+	type pos struct{ Row, Col int }
+	where := func() (string, pos) {
+		b.t.Helper()
+		p, err := chromedp.Run(b.ctx, chromedp.Evaluate[pos](`(() => { const c = document.activeElement, r = c.parentElement;
+			return {Row: Array.prototype.indexOf.call(r.parentElement.children, r), Col: Array.prototype.indexOf.call(r.children, c)}; })()`))
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		return b.kbFocused("data-click"), p
+	}
+	_, at := where()
+	v, h := -1, 1 // up and right, unless at the edge
+	if at.Row == 0 {
+		v = 1
+	}
+	if at.Col == 7 {
+		h = -1
+	}
+	keys := map[pos]string{{-1, 0}: kb.ArrowUp, {1, 0}: kb.ArrowDown, {0, -1}: kb.ArrowLeft, {0, 1}: kb.ArrowRight}
+	for _, step := range []pos{{v, 0}, {0, h}, {-v, 0}, {0, -h}} {
+		b.do("press an arrow key", chromedp.KeyEvent(keys[step]))
+		name, now := where()
+		if want := (pos{at.Row + step.Row, at.Col + step.Col}); now != want {
+			b.t.Fatalf("after an arrow key the focus is on row %d column %d, want row %d column %d", now.Row, now.Col, want.Row, want.Col)
+		}
+		at = now
+		label, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.activeElement.querySelector('.vh').textContent`))
+		if err != nil || name == "" || !strings.HasPrefix(label, name+", ") {
+			b.t.Fatalf("the square reached by an arrow key (%s) is named %q (%v)", name, label, err)
+		}
+		b.kbWantRing("the square " + name)
+	}
+	if name, _ := where(); name != from {
+		b.t.Fatalf("the arrow keys did not come back to %s but to %s", from, name)
+	}
+}
+
 // TestBrowserKeyboardGame: carol and bob, each at a browser with
 // JavaScript on, play a TRENCH game with the keyboard alone. Carol tabs
 // to a unit and presses Enter, then to a destination and presses Enter;
@@ -137,6 +179,9 @@ func TestBrowserKeyboardGame(t *testing.T) {
 			carol.kbWantRing("the square " + unit)
 			if label := carol.kbFocused("title"); !strings.HasPrefix(label, unit+", ") || !strings.HasSuffix(label, ", select") {
 				t.Fatalf("the unit on %s is named %q, want the square, the unit and \"select\"", unit, label)
+			}
+			if ply == 0 {
+				carol.kbArrows(unit)
 			}
 			carol.kbPress("press Enter on "+unit, kb.Enter)
 			// The live region is emptied and refilled a moment after a swap,

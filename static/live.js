@@ -126,6 +126,42 @@
       lastStatus = st.textContent;
     }
   });
+  // The arrow keys move between the squares of a game's board, row by row
+  // as the grid is read (Home and End: the row's first and last square);
+  // a square with nothing to click is focused too, to hear what is there.
+  document.addEventListener("keydown", function (e) {
+    var steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    var t = e.target;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !t || !t.closest) {
+      return;
+    }
+    var cell = t.closest('#game #board [role="gridcell"]');
+    var row = cell && cell.parentElement;
+    if (!cell || !row || row.getAttribute("role") !== "row") {
+      return;
+    }
+    var rows = Array.prototype.slice.call(row.parentElement.children);
+    var cells = Array.prototype.slice.call(row.children);
+    var r = rows.indexOf(row), c = cells.indexOf(cell);
+    if (e.key === "Home" || e.key === "End") {
+      c = e.key === "Home" ? 0 : cells.length - 1;
+    } else if (steps[e.key]) {
+      r += steps[e.key][0];
+      c += steps[e.key][1];
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    var next = rows[r] && rows[r].children[c];
+    if (!next) {
+      return;
+    }
+    if (next.tagName !== "A" && next.tagName !== "BUTTON") {
+      next.tabIndex = -1;
+    }
+    next.focus();
+  });
   document.addEventListener("htmx:afterSettle", function () {
     restoreFocus();
     announce();
