@@ -71,7 +71,10 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, 
 		where = append(where, "g.winner IN (0, 1)")
 	case "won", "lost":
 		if playerID == 0 {
-			return nil, 0, Errorf(KindInvalid, "Choose a player to filter the games they %s.", f.Result)
+			if f.Result == "won" {
+				return nil, 0, Errorf(KindInvalid, "Choose a player to filter the games they won.")
+			}
+			return nil, 0, Errorf(KindInvalid, "Choose a player to filter the games they lost.")
 		}
 		cond := "((g.winner = 0 AND g.side0_id = ?) OR (g.winner = 1 AND g.side1_id = ?))"
 		if f.Result == "lost" {

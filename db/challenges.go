@@ -162,7 +162,7 @@ func checkGame(c *NewChallenge) error {
 		return Errorf(KindInvalid, "Unknown game %q.", c.Game)
 	}
 	if !slices.ContainsFunc(eng.Variants(), func(v rules.Variant) bool { return v.Key == c.Variant }) {
-		return Errorf(KindInvalid, "Unknown rules %q for %s.", c.Variant, eng.Title())
+		return Errorf(KindInvalid, "Unknown rules %q for %s.", c.Variant, Term(eng.Title()))
 	}
 	if fixed, ok := eng.(rules.CreatorSider); ok {
 		c.Color = fmt.Sprint(int(fixed.CreatorSide()))
@@ -264,7 +264,7 @@ func acceptChallenge(ctx context.Context, tx *Tx, id, userID int64, seed int64, 
 	}
 	switch {
 	case c.Status != "open":
-		return 0, Errorf(KindConflict, "This challenge is no longer open (it was %s).", c.Status)
+		return 0, Errorf(KindConflict, "This challenge is no longer open (it was %s).", Term(c.Status+"|challenge"))
 	case c.Creator.ID == userID:
 		return 0, Errorf(KindForbidden, "You cannot accept your own challenge.")
 	case c.Opponent.ID != 0 && c.Opponent.ID != userID:
@@ -341,7 +341,7 @@ func (db *DB) closeChallenge(ctx context.Context, id, userID int64, status strin
 		return err
 	}
 	if c.Status != "open" {
-		return Errorf(KindConflict, "This challenge is no longer open (it was %s).", c.Status)
+		return Errorf(KindConflict, "This challenge is no longer open (it was %s).", Term(c.Status+"|challenge"))
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE challenges SET status = ? WHERE id = ? AND status = 'open'`, status, id); err != nil {
 		return fmt.Errorf("db: %s challenge: %w", status, err)

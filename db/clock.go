@@ -39,7 +39,10 @@ func (tc TimeControl) Validate() error {
 				return nil
 			}
 		}
-		return Errorf(KindInvalid, "Time per move must be %s days.", daysList())
+		if n := len(DaysPerMove); n > 1 {
+			return Errorf(KindInvalid, "Time per move must be %s or %d days.", daysList(DaysPerMove[:n-1]), DaysPerMove[n-1])
+		}
+		return Errorf(KindInvalid, "Time per move must be %s days.", daysList(DaysPerMove))
 	case "bank":
 		switch {
 		case tc.BankInitial < time.Hour || tc.BankInitial > maxBank:
@@ -54,14 +57,11 @@ func (tc TimeControl) Validate() error {
 	return Errorf(KindInvalid, "Choose days per move or a time bank.")
 }
 
-// daysList writes DaysPerMove for players: "1, 2, 3, 5, 7, 10 or 14".
-func daysList() string {
+// daysList writes numbers of days separated by commas: "1, 2, 3".
+func daysList(days []int) string {
 	var b strings.Builder
-	for i, d := range DaysPerMove {
-		switch {
-		case i == len(DaysPerMove)-1 && i > 0:
-			b.WriteString(" or ")
-		case i > 0:
+	for i, d := range days {
+		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(strconv.Itoa(d))

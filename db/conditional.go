@@ -92,7 +92,7 @@ func storePlan(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		return err
 	}
 	if rules.HidesInformation(eng) {
-		return Errorf(KindInvalid, "Conditional moves are not offered in %s: the opponent's cards are hidden.", eng.Title())
+		return Errorf(KindInvalid, "Conditional moves are not offered in %s: the opponent's cards are hidden.", Term(eng.Title()))
 	}
 	if side == g.ToMove {
 		return Errorf(KindInvalid, "It is your move: a plan is for while your opponent thinks.")
@@ -143,11 +143,10 @@ func checkPlan(st rules.State, lines [][]string) error {
 			}
 			next, err := cur.Apply(m)
 			if err != nil {
-				who := "your opponent's"
 				if j%2 == 1 {
-					who = "your"
+					return Errorf(KindInvalid, "Line %d: move %d, %q, is not a legal move of your there.", i+1, j+1, m)
 				}
-				return Errorf(KindInvalid, "Line %d: move %d, %q, is not a legal move of %s there.", i+1, j+1, m, who)
+				return Errorf(KindInvalid, "Line %d: move %d, %q, is not a legal move of your opponent's there.", i+1, j+1, m)
 			}
 			cur = next
 		}

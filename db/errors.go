@@ -3,6 +3,7 @@ package db
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/trench-games/trench/rules"
@@ -39,6 +40,19 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// Term is a value of an error message that is itself English text to be
+// translated for the reader, not a name or notation a player wrote: a
+// game's title, a challenge's status. It is the ID of its translation in
+// the catalogues of views; an ID with a word of context after "|"
+// ("accepted|challenge") prints without it ("accepted").
+type Term string
+
+// String returns the English text of t, without its context.
+func (t Term) String() string {
+	s, _, _ := strings.Cut(string(t), "|")
+	return s
+}
 
 // Errorf returns an *Error of kind with a formatted message for the user.
 func Errorf(kind Kind, format string, args ...any) error {
@@ -90,5 +104,8 @@ func Message(err error) string {
 	if errors.Is(err, rules.ErrIllegal) || errors.Is(err, rules.ErrNotation) {
 		return err.Error()
 	}
-	return "Something went wrong on the server. Nothing was changed; please try again."
+	return InternalMessage
 }
+
+// InternalMessage is what a user is told of an internal error.
+const InternalMessage = "Something went wrong on the server. Nothing was changed; please try again."

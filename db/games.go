@@ -510,7 +510,7 @@ func armisticeAllowed(g Game) error {
 		return err
 	}
 	if !e.HasArmistice() {
-		return Errorf(KindInvalid, "%s has no armistice.", e.Title())
+		return Errorf(KindInvalid, "%s has no armistice.", Term(e.Title()))
 	}
 	return nil
 }

@@ -212,6 +212,9 @@ type Recipient struct {
 	UserID int64
 	Name   string
 	Email  string
+	// Language is the code of the language the player chose for their
+	// pages and mails ("fr"); "" when they chose none.
+	Language string
 }
 
 // MoveNotice is a "your move" mail due: game Game waits for the
@@ -227,7 +230,7 @@ type MoveNotice struct {
 // in a turn not yet recorded by ClaimMoveNotice (one mail a turn, however
 // many moves the turn takes).
 func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, g.id
+	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, u.language, g.id
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
 		JOIN games g ON g.status = 'active'
 			AND ((g.to_move = 0 AND g.side0_id = s.user_id) OR (g.to_move = 1 AND g.side1_id = s.user_id))
@@ -244,7 +247,7 @@ func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 	var ds []due
 	for rows.Next() {
 		var d due
-		if err := rows.Scan(&d.to.UserID, &d.to.Name, &d.to.Email, &d.gameID); err != nil {
+		if err := rows.Scan(&d.to.UserID, &d.to.Name, &d.to.Email, &d.to.Language, &d.gameID); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -309,7 +312,7 @@ func DigestDay(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 // chose NotifyDaily, has an address, has at least one game waiting for
 // their move and has no digest recorded for now's day.
 func (db *DB) DueDigests(ctx context.Context, now time.Time) ([]Digest, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email
+	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, u.language
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
 		WHERE s.mode = 'daily' AND s.email <> '' AND s.email_verified
 			AND NOT EXISTS (SELECT 1 FROM digests d WHERE d.user_id = s.user_id AND d.day = ?1)
@@ -322,7 +325,7 @@ func (db *DB) DueDigests(ctx context.Context, now time.Time) ([]Digest, error) {
 	var out []Digest
 	for rows.Next() {
 		var d Digest
-		if err := rows.Scan(&d.To.UserID, &d.To.Name, &d.To.Email); err != nil {
+		if err := rows.Scan(&d.To.UserID, &d.To.Name, &d.To.Email, &d.To.Language); err != nil {
 			rows.Close()
 			return nil, err
 		}

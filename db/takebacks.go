@@ -24,17 +24,27 @@ import (
 // ("" when they are allowed): the card game never has them, and a game
 // whose challenge did not allow them has none.
 func TakebackRefusal(g Game) string {
-	e, err := g.Engine()
-	if err != nil {
-		return "This game is unknown to the server."
-	}
-	if rules.HidesInformation(e) {
-		return "Takebacks are not offered in " + e.Title() + ": a played card has been seen."
-	}
-	if !g.Takebacks {
-		return "This game was agreed without takebacks."
+	if err := TakebackRefusalError(g); err != nil {
+		return err.Error()
 	}
 	return ""
+}
+
+// TakebackRefusalError is TakebackRefusal as a KindInvalid *Error (nil
+// when takebacks are allowed), whose format and values the web layer
+// translates.
+func TakebackRefusalError(g Game) error {
+	e, err := g.Engine()
+	if err != nil {
+		return Errorf(KindInvalid, "This game is unknown to the server.")
+	}
+	if rules.HidesInformation(e) {
+		return Errorf(KindInvalid, "Takebacks are not offered in %s: a played card has been seen.", Term(e.Title()))
+	}
+	if !g.Takebacks {
+		return Errorf(KindInvalid, "This game was agreed without takebacks.")
+	}
+	return nil
 }
 
 // CanAskTakeback reports whether side may ask to take back its last move
@@ -54,8 +64,8 @@ func (g Game) CanAskTakeback(side rules.Side) bool {
 // without takebacks).
 func (db *DB) AskTakeback(ctx context.Context, gameID, userID int64, ply int, now time.Time) (Game, error) {
 	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
-		if why := TakebackRefusal(g); why != "" {
-			return Errorf(KindInvalid, "%s", why)
+		if err := TakebackRefusalError(g); err != nil {
+			return err
 		}
 		switch {
 		case g.Ply == 0:
@@ -92,8 +102,8 @@ func (db *DB) AskTakeback(ctx context.Context, gameID, userID int64, ply int, no
 // opponent is open (a move by the viewer voids it).
 func (db *DB) AnswerTakeback(ctx context.Context, gameID, userID int64, ply int, accept bool, now time.Time) (Game, error) {
 	return db.inGame(ctx, gameID, userID, ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
-		if why := TakebackRefusal(g); why != "" {
-			return Errorf(KindInvalid, "%s", why)
+		if err := TakebackRefusalError(g); err != nil {
+			return err
 		}
 		if g.TakebackBy != side.Other() {
 			return Errorf(KindConflict, "There is no takeback request from your opponent to answer.")

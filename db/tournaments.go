@@ -157,7 +157,7 @@ func (db *DB) CreateTournament(ctx context.Context, nt NewTournament, now time.T
 		return Tournament{}, Errorf(KindInvalid, "Unknown game %q.", nt.Game)
 	}
 	if !slices.ContainsFunc(eng.Variants(), func(v rules.Variant) bool { return v.Key == nt.Variant }) {
-		return Tournament{}, Errorf(KindInvalid, "Unknown rules %q for %s.", nt.Variant, eng.Title())
+		return Tournament{}, Errorf(KindInvalid, "Unknown rules %q for %s.", nt.Variant, Term(eng.Title()))
 	}
 	switch nt.Format {
 	case FormatRoundRobin, FormatKnockout:
@@ -312,7 +312,7 @@ func (db *DB) JoinTournament(ctx context.Context, id, userID int64, now time.Tim
 	if computer {
 		return Errorf(KindForbidden, "A computer player is entered by the organiser.")
 	}
-	if err := enterTournament(ctx, tx, t, userID, true, "You have already joined this tournament.", now); err != nil {
+	if err := enterTournament(ctx, tx, t, userID, true, Errorf(KindConflict, "You have already joined this tournament."), now); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -321,8 +321,8 @@ func (db *DB) JoinTournament(ctx context.Context, id, userID int64, now time.Tim
 // enterTournament adds userID to signing-up tournament t (rated: whether
 // games against them change ratings) and starts t when that fills its
 // last place and it has no sign-up deadline. Errors: KindConflict (not
-// signing up, full, or already entered: then with the message taken).
-func enterTournament(ctx context.Context, tx *Tx, t Tournament, userID int64, rated bool, taken string, now time.Time) error {
+// signing up, full, or already entered: then taken).
+func enterTournament(ctx context.Context, tx *Tx, t Tournament, userID int64, rated bool, taken error, now time.Time) error {
 	switch {
 	case t.Status != "signup":
 		return Errorf(KindConflict, "The sign-up of this tournament is over.")
@@ -339,7 +339,7 @@ func enterTournament(ctx context.Context, tx *Tx, t Tournament, userID int64, ra
 		return fmt.Errorf("db: join tournament: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(KindConflict, "%s", taken)
+		return taken
 	}
 	if t.StartsAt.IsZero() && t.Entrants+1 == t.MaxPlayers {
 		return startTournament(ctx, tx, t.ID, now)
@@ -348,18 +348,18 @@ func enterTournament(ctx context.Context, tx *Tx, t Tournament, userID int64, ra
 }
 
 // organisersTournament reads tournament id for an action of its organiser
-// before the start. Errors: KindNotFound; KindForbidden ("Only the
-// organiser can " + what) when userID is not the organiser; KindConflict
-// (started, saying so) once the sign-up is over.
-func organisersTournament(ctx context.Context, tx *Tx, id, userID int64, what, started string) (Tournament, error) {
+// before the start. Errors: KindNotFound; forbidden (KindForbidden, saying
+// what only the organiser can do) when userID is not the organiser;
+// started (KindConflict, saying so) once the sign-up is over.
+func organisersTournament(ctx context.Context, tx *Tx, id, userID int64, forbidden, started error) (Tournament, error) {
 	t, err := tournamentByID(ctx, tx, id)
 	switch {
 	case err != nil:
 		return t, err
 	case t.Organiser.ID != userID:
-		return t, Errorf(KindForbidden, "Only the organiser can %s.", what)
+		return t, forbidden
 	case t.Status != "signup":
-		return t, Errorf(KindConflict, "%s", started)
+		return t, started
 	}
 	return t, nil
 }
@@ -379,7 +379,9 @@ func (db *DB) AddComputerEntrant(ctx context.Context, id, organiserID int64, lev
 		return err
 	}
 	defer tx.Rollback()
-	t, err := organisersTournament(ctx, tx, id, organiserID, "add computer players", "The sign-up of this tournament is over.")
+	t, err := organisersTournament(ctx, tx, id, organiserID,
+		Errorf(KindForbidden, "Only the organiser can add computer players."),
+		Errorf(KindConflict, "The sign-up of this tournament is over."))
 	if err != nil {
 		return err
 	}
@@ -387,7 +389,7 @@ func (db *DB) AddComputerEntrant(ctx context.Context, id, organiserID int64, lev
 	if err != nil {
 		return err
 	}
-	if err := enterTournament(ctx, tx, t, comp.ID, rated, comp.Name+" is already in this tournament.", now); err != nil {
+	if err := enterTournament(ctx, tx, t, comp.ID, rated, Errorf(KindConflict, "%s is already in this tournament.", comp.Name), now); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -403,7 +405,9 @@ func (db *DB) RemoveComputerEntrant(ctx context.Context, id, organiserID int64, 
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := organisersTournament(ctx, tx, id, organiserID, "remove computer players", "The entrants can change only before the start."); err != nil {
+	if _, err := organisersTournament(ctx, tx, id, organiserID,
+		Errorf(KindForbidden, "Only the organiser can remove computer players."),
+		Errorf(KindConflict, "The entrants can change only before the start.")); err != nil {
 		return err
 	}
 	comp, err := computerByLevel(ctx, tx, level)
@@ -481,7 +485,9 @@ func (db *DB) StartTournament(ctx context.Context, id, userID int64, now time.Ti
 		return err
 	}
 	defer tx.Rollback()
-	t, err := organisersTournament(ctx, tx, id, userID, "start the tournament", "This tournament has already started or ended.")
+	t, err := organisersTournament(ctx, tx, id, userID,
+		Errorf(KindForbidden, "Only the organiser can start the tournament."),
+		Errorf(KindConflict, "This tournament has already started or ended."))
 	if err != nil {
 		return err
 	}
@@ -502,7 +508,9 @@ func (db *DB) CancelTournament(ctx context.Context, id, userID int64, now time.T
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := organisersTournament(ctx, tx, id, userID, "cancel the tournament", "A tournament can be cancelled only before it starts."); err != nil {
+	if _, err := organisersTournament(ctx, tx, id, userID,
+		Errorf(KindForbidden, "Only the organiser can cancel the tournament."),
+		Errorf(KindConflict, "A tournament can be cancelled only before it starts.")); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET status = 'cancelled', ended_at = ? WHERE id = ?`, unix(now), id); err != nil {

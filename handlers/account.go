@@ -53,7 +53,7 @@ func newAccountHandler(h accountHandler) *accountHandler {
 }
 
 func (h *accountHandler) resetForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.ResetRequestView(views.ResetRequestPage{Page: pageOf(c, "Forgot your password?"),
+	return render(c, http.StatusOK, views.ResetRequestView(views.ResetRequestPage{Page: pageOf(c, tr(c, "Forgot your password?")),
 		MailOff: !h.mailOn()}), nil)
 }
 
@@ -61,7 +61,7 @@ func (h *accountHandler) resetForm(c echo.Context) error {
 // address given, if there is one. The answer is the same either way, and
 // rate-limited per client and per address either way.
 func (h *accountHandler) requestReset(c echo.Context) error {
-	p := views.ResetRequestPage{Page: pageOf(c, "Forgot your password?"), MailOff: !h.mailOn()}
+	p := views.ResetRequestPage{Page: pageOf(c, tr(c, "Forgot your password?")), MailOff: !h.mailOn()}
 	if p.MailOff {
 		return render(c, http.StatusNotFound, views.ResetRequestView(p), nil)
 	}
@@ -69,7 +69,7 @@ func (h *accountHandler) requestReset(c echo.Context) error {
 	p.Email = raw
 	addr, err := netmail.ParseAddress(raw)
 	if err != nil || len(raw) > db.MaxEmailLength {
-		p.Error = "That is not an e-mail address; write it as name@example.org."
+		p.Error = tr(c, "That is not an e-mail address; write it as name@example.org.")
 		return render(c, http.StatusBadRequest, views.ResetRequestView(p), nil)
 	}
 	okIP, err := h.resetIP.Allow(c.RealIP())
@@ -81,7 +81,7 @@ func (h *accountHandler) requestReset(c echo.Context) error {
 		return err
 	}
 	if !okIP || !okAddr {
-		p.Error = "Too many requests for a reset link. Please wait a while and try again."
+		p.Error = tr(c, "Too many requests for a reset link. Please wait a while and try again.")
 		return render(c, http.StatusTooManyRequests, views.ResetRequestView(p), nil)
 	}
 	r, err := h.db.RequestPasswordReset(c.Request().Context(), addr.Address, h.now())
@@ -91,10 +91,12 @@ func (h *accountHandler) requestReset(c echo.Context) error {
 			return err
 		}
 		base := h.base(c)
-		h.mail(r.To, "Choose a new password", fmt.Sprintf("Hello %s,\n\nsomebody (you, we hope) asked for a new password for your "+
-			"account %s on %s.\nTo choose one, open this link within an hour; it works once:\n\n%s/reset/%s\n\n"+
-			"Every session of your account ends when you use it. If you did not ask for it, ignore this mail: your password stays as it is.\n",
-			r.To.Name, r.To.Name, base, base, r.Token))
+		// In the language the account chose: whoever asks may not be its owner.
+		ctx := mailContext(c.Request().Context(), r.To, "")
+		h.mail(r.To, views.T(ctx, "Choose a new password"), mailHello(ctx, r.To)+
+			views.T(ctx, "somebody (you, we hope) asked for a new password for your account %s on %s.\nTo choose one, open this link within an hour; it works once:", r.To.Name, base)+
+			"\n\n"+base+"/reset/"+r.Token+"\n\n"+
+			views.T(ctx, "Every session of your account ends when you use it. If you did not ask for it, ignore this mail: your password stays as it is.")+"\n")
 	case db.KindNotFound, db.KindTooMany:
 		// The same answer as for a known address.
 	default:
@@ -110,7 +112,7 @@ func (h *accountHandler) resetPasswordForm(c echo.Context) error {
 	if err != nil {
 		return h.badLink(c, err)
 	}
-	return render(c, http.StatusOK, views.ResetPasswordView(views.ResetPasswordPage{Page: pageOf(c, "New password"),
+	return render(c, http.StatusOK, views.ResetPasswordView(views.ResetPasswordPage{Page: pageOf(c, tr(c, "New password")),
 		Action: "/reset/" + c.Param("token"), Name: u.Name}), nil)
 }
 
@@ -120,8 +122,8 @@ func (h *accountHandler) badLink(c echo.Context, err error) error {
 		return err
 	}
 	status, msg := statusOf(c, err)
-	return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, "Link not valid"), Heading: "This link does not work",
-		Message: msg, LinkHref: "/reset", LinkText: "Ask for a new password link"}), nil)
+	return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, tr(c, "Link not valid")), Heading: tr(c, "This link does not work"),
+		Message: msg, LinkHref: "/reset", LinkText: tr(c, "Ask for a new password link")}), nil)
 }
 
 // resetPassword uses the reset link: the new password is set, every
@@ -134,8 +136,8 @@ func (h *accountHandler) resetPassword(c echo.Context) error {
 		if err != nil {
 			return h.badLink(c, err)
 		}
-		return render(c, http.StatusBadRequest, views.ResetPasswordView(views.ResetPasswordPage{Page: pageOf(c, "New password"),
-			Action: "/reset/" + tok, Name: u.Name, Error: "A password needs 8 to 72 characters."}), nil)
+		return render(c, http.StatusBadRequest, views.ResetPasswordView(views.ResetPasswordPage{Page: pageOf(c, tr(c, "New password")),
+			Action: "/reset/" + tok, Name: u.Name, Error: tr(c, "A password needs 8 to 72 characters.")}), nil)
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), h.cost)
 	if err != nil {
@@ -159,13 +161,16 @@ func (h *accountHandler) sendVerification(c echo.Context) error {
 	v, err := h.db.StartEmailVerification(c.Request().Context(), currentViewer(c).ID, h.now())
 	if k := db.KindOf(err); k == db.KindInvalid || k == db.KindTooMany {
 		status, msg := statusOf(c, err)
-		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, "Settings"), VerifyError: msg})
+		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), VerifyError: msg})
 	} else if err != nil {
 		return err
 	}
 	base := h.base(c)
-	h.mail(v.To, "Verify your e-mail address", fmt.Sprintf("Hello %s,\n\nto confirm that %s is your address on %s, open this link "+
-		"within two days:\n\n%s/verify/%s\n\nIf you did not ask for it, ignore this mail.\n", v.To.Name, v.To.Email, base, base, v.Token))
+	// The player asking is the one mailed: their pages' language is theirs.
+	ctx := mailContext(c.Request().Context(), v.To, views.Lang(c.Request().Context()))
+	h.mail(v.To, views.T(ctx, "Verify your e-mail address"), mailHello(ctx, v.To)+
+		views.T(ctx, "to confirm that %s is your address on %s, open this link within two days:", v.To.Email, base)+
+		"\n\n"+base+"/verify/"+v.Token+"\n\n"+views.T(ctx, "If you did not ask for it, ignore this mail.")+"\n")
 	return c.Redirect(http.StatusSeeOther, "/settings?verify=sent#email")
 }
 
@@ -175,14 +180,14 @@ func (h *accountHandler) verify(c echo.Context) error {
 	if err != nil {
 		if db.KindOf(err) == db.KindNotFound || db.KindOf(err) == db.KindConflict {
 			status, msg := statusOf(c, err)
-			return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, "Link not valid"),
-				Heading: "This link does not work", Message: msg, LinkHref: "/settings#email", LinkText: "Your settings"}), nil)
+			return render(c, status, views.NoticeView(views.NoticePage{Page: pageOf(c, tr(c, "Link not valid")),
+				Heading: tr(c, "This link does not work"), Message: msg, LinkHref: "/settings#email", LinkText: tr(c, "Your settings")}), nil)
 		}
 		return err
 	}
-	return render(c, http.StatusOK, views.NoticeView(views.NoticePage{Page: pageOf(c, "Address verified"), Heading: "Address verified",
-		OK: true, Message: email + " is verified: a forgotten password can now be reset through it.",
-		LinkHref: "/settings#email", LinkText: "Your settings"}), nil)
+	return render(c, http.StatusOK, views.NoticeView(views.NoticePage{Page: pageOf(c, tr(c, "Address verified")), Heading: tr(c, "Address verified"),
+		OK: true, Message: tr(c, "%s is verified: a forgotten password can now be reset through it.", email),
+		LinkHref: "/settings#email", LinkText: tr(c, "Your settings")}), nil)
 }
 
 // exportGame is one game in a player's data download.
@@ -273,8 +278,8 @@ func (h *accountHandler) deleteAccount(c echo.Context) error {
 		return err
 	}
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("password"))) != nil {
-		return h.settingsPage(c, http.StatusUnauthorized, views.SettingsPage{Page: pageOf(c, "Settings"),
-			DeleteError: "That is not your password; nothing was deleted."})
+		return h.settingsPage(c, http.StatusUnauthorized, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")),
+			DeleteError: tr(c, "That is not your password; nothing was deleted.")})
 	}
 	if err := h.db.DeleteAccount(ctx, u.ID, h.now()); err != nil {
 		return err
@@ -283,8 +288,8 @@ func (h *accountHandler) deleteAccount(c echo.Context) error {
 		return err
 	}
 	c.Set("viewer", viewer{BoardView: "diamond"})
-	return render(c, http.StatusOK, views.NoticeView(views.NoticePage{Page: pageOf(c, "Account deleted"), Heading: "Account deleted",
-		OK: true, Message: "Your account " + u.Name + " is deleted. Thank you for playing.", LinkHref: "/", LinkText: "The start page"}), nil)
+	return render(c, http.StatusOK, views.NoticeView(views.NoticePage{Page: pageOf(c, tr(c, "Account deleted")), Heading: tr(c, "Account deleted"),
+		OK: true, Message: tr(c, "Your account %s is deleted. Thank you for playing.", u.Name), LinkHref: "/", LinkText: tr(c, "The start page")}), nil)
 }
 
 // mailLater sends one mail to r in the background through the configured
@@ -314,6 +319,22 @@ func (a *App) sendMail(ctx context.Context, r db.Recipient, subject, body string
 		return fmt.Errorf("mail: %w", err)
 	}
 	return client.DialAndSendWithContext(ctx, msg)
+}
+
+// mailContext returns ctx in the language of a mail to r: the one r
+// chose for their pages and mails, else fallback ("" for English).
+func mailContext(ctx context.Context, r db.Recipient, fallback string) context.Context {
+	lang := r.Language
+	if lang == "" {
+		lang = fallback
+	}
+	return views.WithLang(ctx, lang)
+}
+
+// mailHello is the first line of every mail to r and the blank line after
+// it, in the language of ctx.
+func mailHello(ctx context.Context, r db.Recipient) string {
+	return views.T(ctx, "Hello %s,", r.Name) + "\n\n"
 }
 
 func mailSignature(base string) string {

@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -34,46 +36,56 @@ func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// adminDone are the confirmations the admin page shows after an action
-// (?done=KEY).
-var adminDone = map[string]string{
-	"announcement": "The announcement was saved.",
-	"suspend":      "The player is suspended: signed out everywhere, their open challenges withdrawn.",
-	"unsuspend":    "The player is no longer suspended.",
-	"delete":       "The account was deleted.",
-	"remove":       "The challenge was removed.",
-	"dismiss":      "The report was dismissed; the message stays.",
-	"message":      "The message was deleted.",
+// adminDone is the confirmation the admin page shows after the action
+// key (?done=KEY), in the language of the request; "" for an unknown key.
+func adminDone(c echo.Context, key string) string {
+	switch key {
+	case "announcement":
+		return tr(c, "The announcement was saved.")
+	case "suspend":
+		return tr(c, "The player is suspended: signed out everywhere, their open challenges withdrawn.")
+	case "unsuspend":
+		return tr(c, "The player is no longer suspended.")
+	case "delete":
+		return tr(c, "The account was deleted.")
+	case "remove":
+		return tr(c, "The challenge was removed.")
+	case "dismiss":
+		return tr(c, "The report was dismissed; the message stays.")
+	case "message":
+		return tr(c, "The message was deleted.")
+	}
+	return ""
 }
 
 // show renders the admin page.
 func (h *adminHandler) show(c echo.Context) error {
-	return h.page(c, http.StatusOK, views.AdminPage{Done: adminDone[c.QueryParam("done")]})
+	return h.page(c, http.StatusOK, views.AdminPage{Done: adminDone(c, c.QueryParam("done"))})
 }
 
 // page renders the admin page with status and what p already says.
 func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error {
 	ctx := c.Request().Context()
-	p.Page = pageOf(c, "Admin")
+	p.Page = pageOf(c, tr(c, "Admin"))
 	p.Query = c.QueryParam("q")
 	f, err := h.db.Figures(ctx, h.now())
 	if err != nil {
 		return err
 	}
 	p.Figures = []views.Figure{
-		{Label: "Players", Value: fmt.Sprintf("%d (%d suspended)", f.Players, f.Suspended)},
-		{Label: "Played in the last 30 days", Value: strconv.Itoa(f.ActivePlayers)},
-		{Label: "Games", Value: fmt.Sprintf("%d (%d in progress)", f.Games, f.ActiveGames)},
-		{Label: "Moves", Value: strconv.Itoa(f.Moves)},
-		{Label: "Open challenges", Value: strconv.Itoa(f.OpenChallenges)},
-		{Label: "Reported messages", Value: strconv.Itoa(f.OpenReports)},
-		{Label: "Database", Value: fmt.Sprintf("%s (%d pages, %d free)", byteSize(f.DatabaseBytes), f.DatabasePages, f.DatabaseFreePgs)},
+		{Label: tr(c, "Players"), Value: tr(c, "%d (%d suspended)", f.Players, f.Suspended)},
+		{Label: tr(c, "Played in the last 30 days"), Value: strconv.Itoa(f.ActivePlayers)},
+		{Label: tr(c, "Games"), Value: tr(c, "%d (%d in progress)", f.Games, f.ActiveGames)},
+		{Label: tr(c, "Moves"), Value: strconv.Itoa(f.Moves)},
+		{Label: tr(c, "Open challenges"), Value: strconv.Itoa(f.OpenChallenges)},
+		{Label: tr(c, "Reported messages"), Value: strconv.Itoa(f.OpenReports)},
+		{Label: tr(c, "Database"), Value: tr(c, "%s (%d pages, %d free)", byteSize(ctx, f.DatabaseBytes), f.DatabasePages, f.DatabaseFreePgs)},
 	}
-	p.Replication = "off: no replica is configured (see --replicate)"
+	p.Replication = tr(c, "off: no replica is configured (see --replicate)")
 	if rs, err := h.db.Replication(ctx); err != nil {
-		p.Replication = "unknown: " + err.Error()
+		p.Replication = tr(c, "unknown: %s", err.Error())
 	} else if rs.On {
-		p.Replication = replicationLine(rs, h.now())
+		p.Replication = replicationLine(ctx, rs, h.now())
 	}
 	users, err := h.db.SearchUsers(ctx, p.Query)
 	if err != nil {
@@ -82,7 +94,7 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 	p.MoreUsers = len(users) == db.MaxUserList
 	for _, u := range users {
 		p.Users = append(p.Users, views.AdminUser{ID: u.ID, Name: u.Name, Href: "/players/" + url.PathEscape(u.Name),
-			Since: u.CreatedAt.Format("2 Jan 2006"), Admin: u.Admin, Suspended: u.Suspended(), Deleted: u.Deleted(), Self: u.ID == currentViewer(c).ID})
+			Since: views.Date(ctx, u.CreatedAt), Admin: u.Admin, Suspended: u.Suspended(), Deleted: u.Deleted(), Self: u.ID == currentViewer(c).ID})
 	}
 	chs, err := h.db.AllOpenChallenges(ctx)
 	if err != nil {
@@ -91,7 +103,7 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 	for _, ch := range chs {
 		r := challengeRow(ch, 0)
 		p.Challenges = append(p.Challenges, views.AdminChallenge{ID: ch.ID, By: ch.Creator.Name, To: ch.Opponent.Name,
-			What: fmt.Sprintf("%s, %s, %s", r.Game, r.Variant, r.Time), Created: ch.CreatedAt.Format("2 Jan 2006 15:04")})
+			What: fmt.Sprintf("%s, %s, %s", r.Game, r.Variant, r.Time), Created: views.DateTime(ctx, ch.CreatedAt)})
 	}
 	reports, err := h.db.Reports(ctx)
 	if err != nil {
@@ -99,39 +111,46 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 	}
 	for _, r := range reports {
 		p.Reports = append(p.Reports, views.AdminReport{ID: r.ID, MessageID: r.MessageID, From: r.From.Name, Reporter: r.Reporter.Name,
-			Body: r.Body, Reason: r.Reason, When: r.SentAt.Format("2 Jan 2006 15:04"), GameHref: fmt.Sprintf("/games/%d", r.GameID)})
+			Body: r.Body, Reason: r.Reason, When: views.DateTime(ctx, r.SentAt), GameHref: fmt.Sprintf("/games/%d", r.GameID)})
 	}
 	return render(c, status, views.AdminView(p), nil)
 }
 
-// replicationLine says how far the replica is.
-func replicationLine(rs db.ReplicationStatus, now time.Time) string {
-	s := "to " + rs.URL + ": "
-	switch {
-	case rs.Behind > 0:
-		s += fmt.Sprintf("%d transactions behind", rs.Behind)
-	default:
-		s += "in sync"
+// replicationLine says how far the replica is, in the language of ctx:
+// "to URL: in sync, last caught up 3s ago" (the span as Go writes it).
+func replicationLine(ctx context.Context, rs db.ReplicationStatus, now time.Time) string {
+	state := views.T(ctx, "in sync")
+	if rs.Behind > 0 {
+		state = views.TN(ctx, "%d transactions behind", int(rs.Behind), rs.Behind)
 	}
 	if !rs.LastSync.IsZero() {
-		s += fmt.Sprintf(", last caught up %s ago", now.Sub(rs.LastSync).Round(time.Second))
-	} else {
-		s += ", not caught up yet"
+		return views.T(ctx, "to %s: %s, last caught up %s ago", rs.URL, state, now.Sub(rs.LastSync).Round(time.Second))
 	}
-	return s
+	return views.T(ctx, "to %s: %s, not caught up yet", rs.URL, state)
 }
 
-// byteSize writes n bytes for people: "812 kB", "3.4 MB".
-func byteSize(n int64) string {
+// byteSize writes n bytes for people, in the language of ctx: "812 kB",
+// "3.4 MB" ("3,4 MB" in French).
+func byteSize(ctx context.Context, n int64) string {
 	switch {
 	case n < 1000:
-		return fmt.Sprintf("%d bytes", n)
+		return views.TN(ctx, "%d bytes", int(n), n)
 	case n < 1000*1000:
-		return fmt.Sprintf("%.0f kB", float64(n)/1000)
+		return views.T(ctx, "%s kB", decimal(ctx, float64(n)/1000, 0))
 	case n < 1000*1000*1000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+		return views.T(ctx, "%s MB", decimal(ctx, float64(n)/1e6, 1))
 	}
-	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	return views.T(ctx, "%s GB", decimal(ctx, float64(n)/1e9, 2))
+}
+
+// decimal writes x with digits decimals and the decimal separator of the
+// language of ctx: "3.4", "3,4".
+func decimal(ctx context.Context, x float64, digits int) string {
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if views.Lang(ctx) != "en" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
 }
 
 // done answers a successful action: back to the admin page with its
@@ -184,8 +203,11 @@ func (h *adminHandler) user(c echo.Context) error {
 		link := h.base(c) + "/reset/" + r.Token
 		mailed := r.To.Email != "" && h.mailOn()
 		if mailed {
-			h.mail(r.To, "Choose a new password", fmt.Sprintf("Hello %s,\n\nthe admin of %s has reset your password. "+
-				"To choose a new one, open this link within three days; it works once:\n\n%s\n", r.To.Name, h.base(c), link))
+			// In the language the player chose, not the admin's.
+			mctx := mailContext(ctx, r.To, "")
+			h.mail(r.To, views.T(mctx, "Choose a new password"), mailHello(mctx, r.To)+
+				views.T(mctx, "the admin of %s has reset your password. To choose a new one, open this link within three days; it works once:", h.base(c))+
+				"\n\n"+link+"\n")
 		}
 		return h.page(c, http.StatusOK, views.AdminPage{ResetLink: link, ResetFor: r.To.Name, ResetMailed: mailed})
 	default:

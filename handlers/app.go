@@ -161,7 +161,7 @@ func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 				a.log.Error("start tournaments", "err", err)
 			}
 		} else if n > 0 {
-			a.log.Info("tournaments started", "count", n)
+			a.log.Info("tournaments started", "count", n) // not shown
 		}
 		n, err := a.db.ExpireGames(ctx, a.cfg.Now())
 		if ctx.Err() == nil {
@@ -172,7 +172,7 @@ func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 				a.log.Error("expire games", "err", err)
 			}
 		} else if n > 0 {
-			a.log.Info("games ended on time", "count", n)
+			a.log.Info("games ended on time", "count", n) // not shown
 		}
 		select {
 		case <-ctx.Done():
@@ -211,7 +211,7 @@ func (a *App) MailLoop(ctx context.Context, interval time.Duration) {
 				a.log.Error("send notifications", "sent", n, "err", err)
 			}
 		} else if n > 0 {
-			a.log.Info("notifications sent", "count", n)
+			a.log.Info("notifications sent", "count", n) // not shown
 		}
 		select {
 		case <-ctx.Done():

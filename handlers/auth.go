@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/rand"
 	"net/http"
 	"net/url"
@@ -57,18 +58,18 @@ func safeNext(next string) string {
 }
 
 func (h *authHandler) signUpForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.AuthView(views.AuthForm{Page: pageOf(c, "Sign up"), SignUp: true, Next: c.QueryParam("next")}), nil)
+	return render(c, http.StatusOK, views.AuthView(views.AuthForm{Page: pageOf(c, tr(c, "Sign up")), SignUp: true, Next: c.QueryParam("next")}), nil)
 }
 
 func (h *authHandler) signInForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.AuthView(views.AuthForm{Page: pageOf(c, "Sign in"), Next: c.QueryParam("next")}), nil)
+	return render(c, http.StatusOK, views.AuthView(views.AuthForm{Page: pageOf(c, tr(c, "Sign in")), Next: c.QueryParam("next")}), nil)
 }
 
 // formError re-renders the sign-up or sign-in form with a message.
 func formError(c echo.Context, status int, signUp bool, name, msg string) error {
-	title := "Sign in"
+	title := tr(c, "Sign in")
 	if signUp {
-		title = "Sign up"
+		title = tr(c, "Sign up")
 	}
 	f := views.AuthForm{Page: pageOf(c, title), SignUp: signUp, Name: name, Error: msg, Next: c.FormValue("next")}
 	return render(c, status, views.AuthView(f), nil)
@@ -78,19 +79,19 @@ func (h *authHandler) signUp(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("name"))
 	pw := c.FormValue("password")
 	if !validName.MatchString(name) {
-		return formError(c, http.StatusBadRequest, true, name, `A name is 3 to 24 letters, digits, "-" or "_".`)
+		return formError(c, http.StatusBadRequest, true, name, tr(c, `A name is 3 to 24 letters, digits, "-" or "_".`))
 	}
 	if db.ReservedName(name) {
-		return formError(c, http.StatusBadRequest, true, name, "Names beginning with \""+db.TombstonePrefix+"\" are kept for deleted accounts; please choose another.")
+		return formError(c, http.StatusBadRequest, true, name, tr(c, "Names beginning with %q are kept for deleted accounts; please choose another.", db.TombstonePrefix))
 	}
 	if utf8.RuneCountInString(pw) < MinPasswordLength {
-		return formError(c, http.StatusBadRequest, true, name, "A password needs at least 8 characters.")
+		return formError(c, http.StatusBadRequest, true, name, tr(c, "A password needs at least %d characters.", MinPasswordLength))
 	}
 	if len(pw) > 72 {
-		return formError(c, http.StatusBadRequest, true, name, "A password can be at most 72 bytes long.")
+		return formError(c, http.StatusBadRequest, true, name, tr(c, "A password can be at most %d bytes long.", 72))
 	}
 	if ok, wait := h.limits.signUpIP.allow(c.RealIP()); !ok {
-		return tooManyForm(c, true, name, tooMany("Too many new accounts from your address.", wait))
+		return tooManyForm(c, true, name, tooMany(tr(c, "Too many new accounts from your address."), wait))
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), h.cost)
 	if err != nil {
@@ -98,7 +99,8 @@ func (h *authHandler) signUp(c echo.Context) error {
 	}
 	u, err := h.db.CreateUser(c.Request().Context(), name, string(hash), h.now())
 	if db.KindOf(err) == db.KindConflict {
-		return formError(c, http.StatusConflict, true, name, db.Message(err))
+		_, msg := statusOf(c, err)
+		return formError(c, http.StatusConflict, true, name, msg)
 	} else if err != nil {
 		return err
 	}
@@ -112,7 +114,8 @@ func (h *authHandler) signUp(c echo.Context) error {
 // refused attempt, saying when to try again.
 func tooManyForm(c echo.Context, signUp bool, name string, err error) error {
 	setRetryAfter(c, err)
-	return formError(c, http.StatusTooManyRequests, signUp, name, db.Message(err))
+	_, msg := statusOf(c, err)
+	return formError(c, http.StatusTooManyRequests, signUp, name, msg)
 }
 
 // dummyHash returns a bcrypt hash of a random password at the server's
@@ -133,11 +136,11 @@ func (h *authHandler) signIn(c echo.Context) error {
 	pw := c.FormValue("password")
 	ip := c.RealIP()
 	if ok, wait := h.limits.signInIP.allow(ip); !ok {
-		return tooManyForm(c, false, name, tooMany("Too many sign-in attempts from your address.", wait))
+		return tooManyForm(c, false, name, tooMany(tr(c, "Too many sign-in attempts from your address."), wait))
 	}
 	key := pairKey(ip, name)
 	if wait := h.limits.signInPair.wait(key); wait > 0 {
-		return tooManyForm(c, false, name, tooMany("Too many wrong passwords for this account from your address.", wait))
+		return tooManyForm(c, false, name, tooMany(tr(c, "Too many wrong passwords for this account from your address."), wait))
 	}
 	u, err := h.db.UserByName(c.Request().Context(), name)
 	found := err == nil
@@ -152,11 +155,11 @@ func (h *authHandler) signIn(c echo.Context) error {
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(pw)) != nil || !found {
 		h.limits.signInPair.fail(key)
-		return formError(c, http.StatusUnauthorized, false, name, "Wrong name or password.")
+		return formError(c, http.StatusUnauthorized, false, name, tr(c, "Wrong name or password."))
 	}
 	h.limits.signInPair.succeed(key)
 	if u.Suspended() {
-		return formError(c, http.StatusForbidden, false, name, "This account is suspended. Please ask the server's admin.")
+		return formError(c, http.StatusForbidden, false, name, tr(c, "This account is suspended. Please ask the server's admin."))
 	}
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
@@ -172,13 +175,13 @@ func (h *authHandler) signOut(c echo.Context) error {
 }
 
 func (h *authHandler) settings(c echo.Context) error {
-	return h.settingsPage(c, http.StatusOK, views.SettingsPage{Page: pageOf(c, "Settings"), PasswordDone: c.QueryParam("done") == "1"})
+	return h.settingsPage(c, http.StatusOK, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), PasswordDone: c.QueryParam("done") == "1"})
 }
 
 func (h *authHandler) changePassword(c echo.Context) error {
 	v := currentViewer(c)
 	fail := func(status int, msg string) error {
-		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, "Settings"), PasswordError: msg})
+		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), PasswordError: msg})
 	}
 	u, err := h.db.UserByID(c.Request().Context(), v.ID)
 	if err != nil {
@@ -186,18 +189,19 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	}
 	key := strconv.FormatInt(u.ID, 10)
 	if wait := h.limits.passwordFor.wait(key); wait > 0 {
-		err := tooMany("Too many wrong passwords.", wait)
+		err := tooMany(tr(c, "Too many wrong passwords."), wait)
 		setRetryAfter(c, err)
-		return fail(http.StatusTooManyRequests, db.Message(err))
+		_, msg := statusOf(c, err)
+		return fail(http.StatusTooManyRequests, msg)
 	}
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("current"))) != nil {
 		h.limits.passwordFor.fail(key)
-		return fail(http.StatusUnauthorized, "Your current password is not right.")
+		return fail(http.StatusUnauthorized, tr(c, "Your current password is not right."))
 	}
 	h.limits.passwordFor.succeed(key)
 	pw := c.FormValue("password")
 	if utf8.RuneCountInString(pw) < MinPasswordLength || len(pw) > 72 {
-		return fail(http.StatusBadRequest, "A password needs 8 to 72 characters.")
+		return fail(http.StatusBadRequest, tr(c, "A password needs 8 to 72 characters."))
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), h.cost)
 	if err != nil {
@@ -216,22 +220,23 @@ func (h *authHandler) sessionRows(c echo.Context) ([]views.SessionRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	const layout = "2 January 2006 15:04 UTC"
+	ctx := c.Request().Context()
 	rows := make([]views.SessionRow, len(ss))
 	for i, s := range ss {
-		rows[i] = views.SessionRow{Device: deviceName(s.Device), IP: s.IP, Since: s.CreatedAt.UTC().Format(layout),
-			LastSeen: s.LastSeen.UTC().Format(layout), Current: s.ID == v.SessionID}
+		rows[i] = views.SessionRow{Device: deviceName(ctx, s.Device), IP: s.IP, Since: views.DateTime(ctx, s.CreatedAt),
+			LastSeen: views.DateTime(ctx, s.LastSeen), Current: s.ID == v.SessionID}
 	}
 	return rows, nil
 }
 
-// deviceName describes a browser by its User-Agent: "Firefox 128 on
-// Linux", or the raw string when it is not recognised.
-func deviceName(userAgent string) string {
+// deviceName describes a browser by its User-Agent, in the language of
+// ctx: "Firefox 128 on Linux", or the raw string when it is not
+// recognised.
+func deviceName(ctx context.Context, userAgent string) string {
 	ua := useragent.Parse(userAgent)
 	if ua.Name == "" {
 		if userAgent == "" {
-			return "Unknown browser"
+			return views.T(ctx, "Unknown browser")
 		}
 		return userAgent
 	}
@@ -240,7 +245,7 @@ func deviceName(userAgent string) string {
 		name += " " + strconv.Itoa(ua.VersionNo.Major)
 	}
 	if ua.OS != "" {
-		name += " on " + ua.OS
+		name = views.T(ctx, "%s on %s|browser", name, ua.OS)
 	}
 	return name
 }

@@ -28,12 +28,12 @@ type challengeHandler struct {
 // challengeForm builds the new-challenge form for game (the first game
 // when empty or unknown), keeping what was filled in.
 func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) views.ChallengeForm {
-	f := views.ChallengeForm{Page: pageOf(c, "New challenge"), Game: game, Opponent: in.Opponent, Error: msg}
+	f := views.ChallengeForm{Page: pageOf(c, tr(c, "New challenge")), Game: game, Opponent: in.Opponent, Error: msg}
 	f.Rated = in.Rated
 	f.Takebacks = []views.Option{
-		{Value: "", Label: "As usual: allowed in an unrated game, not in a rated one", Selected: in.Takebacks == ""},
-		{Value: "on", Label: "Allowed (in a rated game too)", Selected: in.Takebacks == "on"},
-		{Value: "off", Label: "Not allowed", Selected: in.Takebacks == "off"},
+		{Value: "", Label: tr(c, "As usual: allowed in an unrated game, not in a rated one"), Selected: in.Takebacks == ""},
+		{Value: "on", Label: tr(c, "Allowed (in a rated game too)"), Selected: in.Takebacks == "on"},
+		{Value: "off", Label: tr(c, "Not allowed"), Selected: in.Takebacks == "off"},
 	}
 	engines := engines()
 	if _, ok := rules.Lookup(game); !ok && len(engines) > 0 {
@@ -45,23 +45,23 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 		}
 	}
 	for _, e := range engines {
-		g := views.ChallengeGame{Key: e.Key(), Title: e.Title()}
+		g := views.ChallengeGame{Key: e.Key(), Title: tr(c, e.Title())}
 		if rules.HidesInformation(e) {
-			g.NoTakebacks = "No takebacks in " + e.Title() + ": a played card has been seen."
+			g.NoTakebacks = tr(c, "No takebacks in %s: a played card has been seen.", g.Title)
 		}
 		for i, v := range e.Variants() {
-			g.Variants = append(g.Variants, views.Option{Value: v.Key, Label: v.Title, Selected: in.Variant == v.Key || in.Variant == "" && i == 0})
+			g.Variants = append(g.Variants, views.Option{Value: v.Key, Label: tr(c, v.Title), Selected: in.Variant == v.Key || in.Variant == "" && i == 0})
 		}
 		names := e.SideNames()
 		if fixed, ok := e.(rules.CreatorSider); ok {
-			g.FixedSide = names[fixed.CreatorSide()]
+			g.FixedSide = tr(c, names[fixed.CreatorSide()])
 			f.Games = append(f.Games, g)
 			continue
 		}
 		g.Colors = []views.Option{
-			{Value: "random", Label: "Random", Selected: in.Color == "" || in.Color == "random"},
-			{Value: "0", Label: names[0] + " (moves first)", Selected: in.Color == "0"},
-			{Value: "1", Label: names[1], Selected: in.Color == "1"},
+			{Value: "random", Label: tr(c, "Random|side"), Selected: in.Color == "" || in.Color == "random"},
+			{Value: "0", Label: tr(c, "%s (moves first)", tr(c, names[0])), Selected: in.Color == "0"},
+			{Value: "1", Label: tr(c, names[1]), Selected: in.Color == "1"},
 		}
 		f.Games = append(f.Games, g)
 	}
@@ -71,15 +71,15 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 		bank = defaultBank
 	}
 	for _, d := range bankDays {
-		f.BankInitial = append(f.BankInitial, views.Option{Value: strconv.Itoa(d), Label: plural(d, "day"), Selected: bank.BankInitial == time.Duration(d)*24*time.Hour})
-		f.BankMax = append(f.BankMax, views.Option{Value: strconv.Itoa(d), Label: plural(d, "day"), Selected: bank.BankMax == time.Duration(d)*24*time.Hour})
+		f.BankInitial = append(f.BankInitial, views.Option{Value: strconv.Itoa(d), Label: trn(c, "%d days", d, d), Selected: bank.BankInitial == time.Duration(d)*24*time.Hour})
+		f.BankMax = append(f.BankMax, views.Option{Value: strconv.Itoa(d), Label: trn(c, "%d days", d, d), Selected: bank.BankMax == time.Duration(d)*24*time.Hour})
 	}
 	for _, hours := range bankAddHours {
-		f.BankAdd = append(f.BankAdd, views.Option{Value: strconv.Itoa(hours), Label: plural(hours, "hour"), Selected: bank.BankAdd == time.Duration(hours)*time.Hour})
+		f.BankAdd = append(f.BankAdd, views.Option{Value: strconv.Itoa(hours), Label: trn(c, "%d hours", hours, hours), Selected: bank.BankAdd == time.Duration(hours)*time.Hour})
 	}
 	for _, d := range db.DaysPerMove {
 		sel := in.DaysPerMove == d || in.DaysPerMove == 0 && d == 3
-		f.Days = append(f.Days, views.Option{Value: strconv.Itoa(d), Label: fmt.Sprintf("%d day%s per move", d, map[bool]string{true: "s"}[d > 1]), Selected: sel})
+		f.Days = append(f.Days, views.Option{Value: strconv.Itoa(d), Label: trn(c, "%d days per move", d, d), Selected: sel})
 	}
 	return f
 }

@@ -76,18 +76,18 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 			return err
 		}
 	}
-	p := views.LeaderboardPage{Page: pageOf(c, "Leaderboard · "+eng.Title()), Game: eng.Title(), Total: total, PageNo: n,
+	title := tr(c, eng.Title())
+	p := views.LeaderboardPage{Page: pageOf(c, tr(c, "Leaderboard")+" · "+title), Game: title, Total: total, PageNo: n,
 		Pages: pages,
-		Rule: fmt.Sprintf("Players are listed by rating once their rating is established (deviation at most %d; "+
-			"a provisional rating is shown with “?”) and while they have finished a rated game in the last %d days.",
+		Rule: tr(c, "Players are listed by rating once their rating is established (deviation at most %d; a provisional rating is shown with “?”) and while they have finished a rated game in the last %d days.",
 			int(db.ProvisionalRD), db.LeaderboardDays)}
 	for _, e := range engines() {
-		p.Tabs = append(p.Tabs, views.Option{Value: "/leaderboard/" + e.Key(), Label: e.Title(), Selected: e.Key() == eng.Key()})
+		p.Tabs = append(p.Tabs, views.Option{Value: "/leaderboard/" + e.Key(), Label: tr(c, e.Title()), Selected: e.Key() == eng.Key()})
 	}
 	me := currentViewer(c).ID
 	onPage := false
 	for _, r := range rows {
-		p.Rows = append(p.Rows, leaderLine(r, me))
+		p.Rows = append(p.Rows, leaderLine(ctx, r, me))
 		onPage = onPage || r.UserID == me
 	}
 	if me != 0 && !onPage {
@@ -96,16 +96,16 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 			return err
 		}
 		if listed {
-			line := leaderLine(own, me)
+			line := leaderLine(ctx, own, me)
 			p.Own = &line
-			p.OwnNote = fmt.Sprintf("You are ranked %d of %d.", own.Rank, total)
+			p.OwnNote = tr(c, "You are ranked %d of %d.", own.Rank, total)
 		} else {
-			p.OwnNote = "You are not listed: " + h.whyUnlisted(ctx, eng.Key(), me, now)
+			p.OwnNote = tr(c, "You are not listed: %s", h.whyUnlisted(ctx, eng.Key(), me, now))
 		}
 	} else if onPage {
 		for _, r := range p.Rows {
 			if r.Self {
-				p.OwnNote = fmt.Sprintf("You are ranked %d of %d.", r.Rank, total)
+				p.OwnNote = tr(c, "You are ranked %d of %d.", r.Rank, total)
 			}
 		}
 	}
@@ -115,21 +115,24 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 	return render(c, 200, views.LeaderboardView(p), nil)
 }
 
-// whyUnlisted says in words why user is not on game's leaderboard.
+// whyUnlisted says in words, in the language of ctx, why user is not on
+// game's leaderboard.
 func (h *competitionHandler) whyUnlisted(ctx context.Context, game string, user int64, now time.Time) string {
 	r, err := h.db.Rating(ctx, user, game, now)
 	switch {
 	case err != nil || r.Games == 0:
-		return "you have not finished a rated game of it yet."
+		return views.T(ctx, "you have not finished a rated game of it yet.")
 	case db.Provisional(r.RD):
-		return fmt.Sprintf("your rating %s is still provisional (%d rated games so far).", ratingText(r.Rating, r.RD), r.Games)
+		return views.TN(ctx, "your rating %s is still provisional (%d rated games so far).", r.Games, ratingText(r.Rating, r.RD), r.Games)
 	}
-	return fmt.Sprintf("your last rated game of it is more than %d days old.", db.LeaderboardDays)
+	return views.T(ctx, "your last rated game of it is more than %d days old.", db.LeaderboardDays)
 }
 
-func leaderLine(r db.LeaderRow, me int64) views.LeaderLine {
+// leaderLine is r's line of a leaderboard, its date in the language of
+// ctx; me is the signed-in player (0 for a visitor).
+func leaderLine(ctx context.Context, r db.LeaderRow, me int64) views.LeaderLine {
 	return views.LeaderLine{Rank: r.Rank, Name: r.Name, Rating: strconv.Itoa(int(math.Round(r.Rating))),
-		RD: strconv.Itoa(int(math.Round(r.RD))), Games: r.Games, LastGame: r.LastGame.Format("2006-01-02"), Self: r.UserID == me}
+		RD: strconv.Itoa(int(math.Round(r.RD))), Games: r.Games, LastGame: views.Date(ctx, r.LastGame), Self: r.UserID == me}
 }
 
 // directory serves /players?q=…&page=…. Errors: 400 for a bad page.
@@ -143,15 +146,15 @@ func (h *competitionHandler) directory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := views.DirectoryPage{Page: pageOf(c, "Players"), Query: q, Total: total, PageNo: n,
+	p := views.DirectoryPage{Page: pageOf(c, tr(c, "Players")), Query: q, Total: total, PageNo: n,
 		Pages: max(1, (total+listPageSize-1)/listPageSize)}
 	titles := map[string]string{}
 	order := map[string]int{}
 	for i, e := range engines() {
-		titles[e.Key()], order[e.Key()] = e.Title(), i
+		titles[e.Key()], order[e.Key()] = tr(c, e.Title()), i
 	}
 	for _, r := range rows {
-		line := views.DirectoryLine{Name: r.Name, LastActive: r.LastActive.Format("2006-01-02")}
+		line := views.DirectoryLine{Name: r.Name, LastActive: views.Date(c.Request().Context(), r.LastActive)}
 		rs := r.Ratings
 		sortByGame(rs, order)
 		for _, pr := range rs {
@@ -193,14 +196,15 @@ func ratingCharts(ctx context.Context, store *db.DB, userID int64) ([]views.Rati
 		if len(hist) == 0 {
 			continue
 		}
-		out = append(out, ratingChart(e, hist))
+		out = append(out, ratingChart(ctx, e, hist))
 	}
 	return out, nil
 }
 
 // ratingChart draws one game's history: the first point is the starting
-// rating (1500), then one per rated game.
-func ratingChart(e rules.Engine, hist []db.RatingPoint) views.RatingChart {
+// rating (1500), then one per rated game; its words in the language of
+// ctx.
+func ratingChart(ctx context.Context, e rules.Engine, hist []db.RatingPoint) views.RatingChart {
 	start := db.RatingPoint{Rating: 1500}
 	pts := append([]db.RatingPoint{start}, hist...)
 	lo, hi := pts[0].Rating, pts[0].Rating
@@ -208,9 +212,9 @@ func ratingChart(e rules.Engine, hist []db.RatingPoint) views.RatingChart {
 		lo, hi = math.Min(lo, p.Rating), math.Max(hi, p.Rating)
 	}
 	lo, hi = math.Floor(lo/50)*50-50, math.Ceil(hi/50)*50+50
-	ch := views.RatingChart{Key: e.Key(), Game: e.Title(), Width: chartWidth, Height: chartHeight,
+	ch := views.RatingChart{Key: e.Key(), Game: views.T(ctx, e.Title()), Width: chartWidth, Height: chartHeight,
 		Low: strconv.Itoa(int(lo)), High: strconv.Itoa(int(hi)),
-		Summary: fmt.Sprintf("%s, from 1500 to %d", plural(len(hist), "rated game"), int(math.Round(hist[len(hist)-1].Rating)))}
+		Summary: views.TN(ctx, "%d rated games, from %d to %d", len(hist), len(hist), 1500, int(math.Round(hist[len(hist)-1].Rating)))}
 	var b strings.Builder
 	for i, p := range pts {
 		x := float64(chartMargin*2) + float64(i)*float64(chartWidth-chartMargin*3)/float64(max(1, len(pts)-1))
@@ -219,7 +223,7 @@ func ratingChart(e rules.Engine, hist []db.RatingPoint) views.RatingChart {
 		if i > 0 {
 			b.WriteByte(' ')
 			ch.Dots = append(ch.Dots, views.ChartDot{X: xs, Y: ys,
-				Label: fmt.Sprintf("%s: %d", p.At.Format("2006-01-02"), int(math.Round(p.Rating)))})
+				Label: fmt.Sprintf("%s: %d", views.Date(ctx, p.At), int(math.Round(p.Rating)))})
 		}
 		b.WriteString(xs + "," + ys)
 	}

@@ -149,6 +149,8 @@ type client struct {
 	// proxy in front of the server would add it): the client's own address,
 	// different for each client unless a test sets it.
 	ForwardedFor string
+	// AcceptLanguage, when set, is sent as the Accept-Language header.
+	AcceptLanguage string
 	// Last is the last HTML document received; Status its status code.
 	Last   *goquery.Document
 	Status int
@@ -197,6 +199,9 @@ func (c *client) do(req *http.Request, htmx bool) *goquery.Document {
 	}
 	if c.ForwardedFor != "" {
 		req.Header.Set("X-Forwarded-For", c.ForwardedFor)
+	}
+	if c.AcceptLanguage != "" {
+		req.Header.Set("Accept-Language", c.AcceptLanguage)
 	}
 	if htmx && c.HTMX {
 		req.Header.Set("HX-Request", "true")

@@ -42,7 +42,7 @@ func loadKeys(path string, log *slog.Logger) (authKey, encKey []byte, err error)
 		return nil, nil, fmt.Errorf("session key file %s: %d bytes, want %d; delete it to make new keys (everyone signs in again)", path, len(b), n)
 	}
 	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o077 != 0 {
-		log.Warn("the session key file can be read by others; chmod 600 it", "file", path, "mode", info.Mode().Perm().String())
+		log.Warn("the session key file can be read by others; chmod 600 it", "file", path, "mode", info.Mode().Perm().String()) // not shown
 	}
 	return b[:sessionAuthKeyLen], b[sessionAuthKeyLen:], nil
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"math"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/views"
 )
 
 // limits holds the abuse limits kept in memory: sign-in attempts per
@@ -47,10 +49,28 @@ func newLimits(now func() time.Time) *limits {
 	return l
 }
 
-// tooMany is the 429 error of a refused action: what was refused and when
-// to try again.
-func tooMany(what string, wait time.Duration) error {
-	return db.TooMany(wait, "%s Please try again in %s.", what, waitText(wait))
+// tooMany is the 429 error of a refused action: what was refused (a
+// sentence of the catalogues, translated for the reader) and when to try
+// again.
+func tooMany(what string, d time.Duration) error {
+	return db.TooMany(d, "%s Please try again in %s.", db.Term(what), waitSpan(d))
+}
+
+// waitSpan is a value of an error message: how long to wait, written for
+// people in whole seconds under a minute, else in whole minutes.
+type waitSpan time.Duration
+
+// String writes w in English: "1 second", "40 seconds", "3 minutes".
+func (w waitSpan) String() string { return waitText(time.Duration(w)) }
+
+// text writes w in the language of ctx: "40 secondes".
+func (w waitSpan) text(ctx context.Context) string {
+	if time.Duration(w) < time.Minute {
+		n := max(1, int(math.Ceil(time.Duration(w).Seconds())))
+		return views.TN(ctx, "%d seconds", n, n)
+	}
+	n := int(math.Ceil(time.Duration(w).Minutes()))
+	return views.TN(ctx, "%d minutes", n, n)
 }
 
 // waitText writes a wait for people: "1 second", "40 seconds", "3 minutes".

@@ -38,21 +38,21 @@ func newMetrics(store *db.DB, now func() time.Time, smtpOn func() bool) *metrics
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "trench_http_requests_total",
-			Help: "HTTP requests answered, by method, route and status code.",
+			Help: "HTTP requests answered, by method, route and status code.", // not shown
 		}, []string{"method", "route", "code"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "trench_http_request_duration_seconds",
-			Help:    "Time to answer an HTTP request, by method and route.",
+			Help:    "Time to answer an HTTP request, by method and route.", // not shown
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"method", "route"}),
 		commits: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "trench_sqlite_commit_duration_seconds",
-			Help:    "Time SQLite takes to commit a write transaction (make it durable).",
+			Help:    "Time SQLite takes to commit a write transaction (make it durable).", // not shown
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
 		}),
 		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "trench_job_runs_total",
-			Help: "Rounds of the background jobs (timeouts, mail, …), by job and result (ok or error).",
+			Help: "Rounds of the background jobs (timeouts, mail, …), by job and result (ok or error).", // not shown
 		}, []string{"job", "result"}),
 		seen: map[int64]time.Time{},
 	}
@@ -150,25 +150,25 @@ type storeCollector struct {
 
 var (
 	descMoves = prometheus.NewDesc("trench_moves_total",
-		"Moves (plies) made, by game.", []string{"game"}, nil)
+		"Moves (plies) made, by game.", []string{"game"}, nil) // not shown
 	descActive = prometheus.NewDesc("trench_games_active",
-		"Games being played, by game.", []string{"game"}, nil)
+		"Games being played, by game.", []string{"game"}, nil) // not shown
 	descChallenges = prometheus.NewDesc("trench_challenges_open",
-		"Challenges waiting for an answer.", nil, nil)
+		"Challenges waiting for an answer.", nil, nil) // not shown
 	descPlayers = prometheus.NewDesc("trench_players",
-		"Accounts on the server.", nil, nil)
+		"Accounts on the server.", nil, nil) // not shown
 	descSignedIn = prometheus.NewDesc("trench_players_active_24h",
-		"Signed-in players who made a request in the last 24 hours (counted since the server started).", nil, nil)
+		"Signed-in players who made a request in the last 24 hours (counted since the server started).", nil, nil) // not shown
 	descDue = prometheus.NewDesc("trench_jobs_due",
-		"Work waiting for a background job: timeouts (games past their deadline), mail (notices and digests due).", []string{"job"}, nil)
+		"Work waiting for a background job: timeouts (games past their deadline), mail (notices and digests due).", []string{"job"}, nil) // not shown
 	descReplOn = prometheus.NewDesc("trench_replication_enabled",
-		"1 when the database streams to a replica.", nil, nil)
+		"1 when the database streams to a replica.", nil, nil) // not shown
 	descReplBehind = prometheus.NewDesc("trench_replication_behind_transactions",
-		"Transactions the replica lacks (0: in sync).", nil, nil)
+		"Transactions the replica lacks (0: in sync).", nil, nil) // not shown
 	descReplLag = prometheus.NewDesc("trench_replication_lag_seconds",
-		"Seconds since the replica was last caught up, 0 when it is in sync.", nil, nil)
+		"Seconds since the replica was last caught up, 0 when it is in sync.", nil, nil) // not shown
 	descScrapeErr = prometheus.NewDesc("trench_metrics_read_errors",
-		"1 when the last scrape could not read the database's figures.", nil, nil)
+		"1 when the last scrape could not read the database's figures.", nil, nil) // not shown
 )
 
 func (s *storeCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -233,6 +233,6 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 func (m *metrics) liveStreams(open func() int) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "trench_live_streams",
-		Help: "Event streams open: pages receiving live updates.",
+		Help: "Event streams open: pages receiving live updates.", // not shown
 	}, func() float64 { return float64(open()) }))
 }

@@ -121,7 +121,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	}
 	defer func() {
 		if err := client.CloseWithSMTPClient(conn); err != nil {
-			a.log.Warn("mail: close connection", "err", err)
+			a.log.Warn("mail: close connection", "err", err) // not shown
 		}
 	}()
 	base := strings.TrimRight(a.cfg.BaseURL, "/")
@@ -134,7 +134,9 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		msg, err := compose()
 		if err != nil { // recorded already: logged and dropped, never retried
 			a.log.Error("mail: compose", "what", what, "err", err)
-			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, "the mail could not be written to this address ("+err.Error()+")", now)
+			// Shown on the recipient's settings page: in their language.
+			reason := views.T(mailContext(ctx, to, ""), "the mail could not be written to this address (%s)", err.Error())
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, reason, now)
 		}
 		if err := client.SendWithSMTPClient(conn, msg); err != nil {
 			var se *mail.SendError
@@ -143,14 +145,14 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 			}
 			reason := smtpReason(se)
 			a.log.Error("mail: refused", "what", what, "to", to.Email, "answer", reason)
-			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, "the mail server answered "+reason, now)
+			return a.db.RecordMailFailure(ctx, to.UserID, to.Email, views.T(mailContext(ctx, to, ""), "the mail server answered %s", reason), now)
 		}
 		sent++
 		return nil
 	}
 	for _, n := range notices {
 		err := send(n.To, func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
-			func() (*mail.Msg, error) { return a.moveMail(ctx, n, base, now) },
+			func() (*mail.Msg, error) { return a.moveMail(mailContext(ctx, n.To, ""), n, base, now) },
 			fmt.Sprintf("move notice to %s for game %d at ply %d", n.To.Name, n.Game.ID, n.Game.Ply))
 		if err != nil {
 			return sent, err
@@ -158,7 +160,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 	}
 	for _, d := range digests {
 		err := send(d.To, func() (bool, error) { return a.db.ClaimDigest(ctx, d.To.UserID, len(d.Games), now) },
-			func() (*mail.Msg, error) { return a.digestMail(ctx, d, base, now) },
+			func() (*mail.Msg, error) { return a.digestMail(mailContext(ctx, d.To, ""), d, base, now) },
 			fmt.Sprintf("digest to %s for %s", d.To.Name, db.DigestDay(now)))
 		if err != nil {
 			return sent, err
@@ -172,7 +174,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 // recipients and the message).
 func smtpReason(se *mail.SendError) string {
 	text := strings.TrimPrefix(se.Error(), se.Reason.String()+": ")
-	for _, tail := range []string{", affected recipient(s): ", ", affected message ID: "} {
+	for _, tail := range []string{", affected recipient(s): ", ", affected message ID: "} { // not shown: go-mail's words
 		text, _, _ = strings.Cut(text, tail)
 	}
 	if code, msg, ok := strings.Cut(text, " "); ok && len(code) == 3 {
@@ -214,13 +216,14 @@ func (a *App) newMail(r db.Recipient, subject, body string, now time.Time) (*mai
 	return m, nil
 }
 
-// mailFooter says why the mail came and where to change it.
-func mailFooter(base, why string) string {
-	return "\n-- \nYou get this e-mail because you asked for " + why + ".\n" +
-		"To change or stop it: " + base + "/settings\n"
+// mailFooter says why the mail came (why: the sentence, in the language
+// of the mail) and where to change it, in the language of ctx.
+func mailFooter(ctx context.Context, base, why string) string {
+	return "\n-- \n" + why + "\n" + views.T(ctx, "To change or stop it: %s", base+"/settings") + "\n"
 }
 
-// moveMail is the mail telling n.To that n.Game waits for their move.
+// moveMail is the mail telling n.To that n.Game waits for their move,
+// written in the language of ctx (the recipient's).
 func (a *App) moveMail(ctx context.Context, n db.MoveNotice, base string, now time.Time) (*mail.Msg, error) {
 	rows, err := gameRows(ctx, a.db, []db.Game{n.Game}, n.To.UserID, n.To.UserID, now)
 	if err != nil {
@@ -228,28 +231,28 @@ func (a *App) moveMail(ctx context.Context, n db.MoveNotice, base string, now ti
 	}
 	r := rows[0]
 	var b strings.Builder
-	fmt.Fprintf(&b, "Hello %s,\n\nit is your move in %s against %s (%s).\n\n", n.To.Name, r.Title, r.Opponent, r.Clock)
+	b.WriteString(mailHello(ctx, n.To))
+	b.WriteString(views.T(ctx, "it is your move in %s against %s (%s).", r.Title, r.Opponent, r.Clock) + "\n\n")
 	fmt.Fprintf(&b, "%s%s\n", base, r.Href)
-	b.WriteString(mailFooter(base, "one whenever a game waits for your move"))
-	return a.newMail(n.To, fmt.Sprintf("Your move against %s: %s", r.Opponent, r.Title), b.String(), now)
+	b.WriteString(mailFooter(ctx, base, views.T(ctx, "You get this e-mail because you asked for one whenever a game waits for your move.")))
+	return a.newMail(n.To, views.T(ctx, "Your move against %s: %s", r.Opponent, r.Title), b.String(), now)
 }
 
-// digestMail is d.To's daily digest of the games waiting for their move.
+// digestMail is d.To's daily digest of the games waiting for their move,
+// written in the language of ctx (the recipient's).
 func (a *App) digestMail(ctx context.Context, d db.Digest, base string, now time.Time) (*mail.Msg, error) {
 	var b strings.Builder
-	subject := "1 game waits for your move"
-	if len(d.Games) != 1 {
-		subject = fmt.Sprintf("%d games wait for your move", len(d.Games))
-	}
-	fmt.Fprintf(&b, "Hello %s,\n\n%s:\n\n", d.To.Name, subject)
+	subject := views.TN(ctx, "%d games wait for your move", len(d.Games), len(d.Games))
+	b.WriteString(mailHello(ctx, d.To))
+	b.WriteString(views.T(ctx, "%s:|list", subject) + "\n\n")
 	rows, err := gameRows(ctx, a.db, d.Games, d.To.UserID, d.To.UserID, now)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range rows {
-		fmt.Fprintf(&b, "- %s against %s (%s)\n  %s%s\n", r.Title, r.Opponent, r.Clock, base, r.Href)
+		fmt.Fprintf(&b, "- %s\n  %s%s\n", views.T(ctx, "%s against %s (%s)", r.Title, r.Opponent, r.Clock), base, r.Href)
 	}
-	b.WriteString(mailFooter(base, "a daily digest of the games waiting for your move"))
+	b.WriteString(mailFooter(ctx, base, views.T(ctx, "You get this e-mail because you asked for a daily digest of the games waiting for your move.")))
 	return a.newMail(d.To, subject, b.String(), now)
 }
 
@@ -273,12 +276,13 @@ func (h *notifyHandler) base(c echo.Context) string {
 	return c.Scheme() + "://" + c.Request().Host
 }
 
-// modeOptions are the notification choices with selected checked.
-func modeOptions(selected db.NotifyMode) []views.Option {
+// modeOptions are the notification choices, in the language of ctx, with
+// selected checked.
+func modeOptions(ctx context.Context, selected db.NotifyMode) []views.Option {
 	opts := []views.Option{
-		{Value: string(db.NotifyNone), Label: "Never"},
-		{Value: string(db.NotifyMove), Label: "Every move: when a game waits for my move"},
-		{Value: string(db.NotifyDaily), Label: "Daily digest: once a day, the games waiting for my move"},
+		{Value: string(db.NotifyNone), Label: views.T(ctx, "Never")},
+		{Value: string(db.NotifyMove), Label: views.T(ctx, "Every move: when a game waits for my move")},
+		{Value: string(db.NotifyDaily), Label: views.T(ctx, "Daily digest: once a day, the games waiting for my move")},
 	}
 	for i := range opts {
 		opts[i].Selected = opts[i].Value == string(selected)
@@ -295,7 +299,7 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 		return err
 	}
 	if p.Modes == nil {
-		p.Email, p.Modes = s.Email, modeOptions(s.Mode)
+		p.Email, p.Modes = s.Email, modeOptions(c.Request().Context(), s.Mode)
 	}
 	if c.Request().Method == http.MethodGet {
 		p.NotifyDone = c.QueryParam("notify") == "1"
@@ -303,14 +307,15 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 		p.VerifySent = c.QueryParam("verify") == "sent"
 	}
 	p.ConfirmMoves = currentViewer(c).ConfirmMoves
+	appearance(c, &p)
 	if c.Request().Method == http.MethodGet {
 		p.MovesDone = c.QueryParam("moves") == "1"
 	}
 	p.EmailVerified = s.Verified && p.Email == s.Email
 	p.MailOff = !h.mailOn()
 	if s.Failure != "" {
-		p.MailFailure = fmt.Sprintf("The last mail to %s could not be delivered (%s): %s.",
-			s.Email, s.FailedAt.UTC().Format("2 January 2006 15:04 UTC"), s.Failure)
+		p.MailFailure = tr(c, "The last mail to %s could not be delivered (%s): %s.",
+			s.Email, views.DateTime(c.Request().Context(), s.FailedAt), s.Failure)
 	}
 	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"
 	if p.Sessions, err = h.sessionRows(c); err != nil {
@@ -325,28 +330,29 @@ func (h *notifyHandler) saveNotify(c echo.Context) error {
 	raw := strings.TrimSpace(c.FormValue("email"))
 	mode := db.NotifyMode(c.FormValue("mode"))
 	fail := func(msg string) error {
-		return h.settingsPage(c, http.StatusBadRequest, views.SettingsPage{Page: pageOf(c, "Settings"),
-			Email: raw, Modes: modeOptions(mode), NotifyError: msg})
+		return h.settingsPage(c, http.StatusBadRequest, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")),
+			Email: raw, Modes: modeOptions(c.Request().Context(), mode), NotifyError: msg})
 	}
 	email := ""
 	if raw != "" {
 		if len(raw) > db.MaxEmailLength {
-			return fail(fmt.Sprintf("An e-mail address can be at most %d characters long.", db.MaxEmailLength))
+			return fail(tr(c, "An e-mail address can be at most %d characters long.", db.MaxEmailLength))
 		}
 		var msg string
-		if email, msg = parseEmail(raw); msg != "" {
+		if email, msg = parseEmail(c.Request().Context(), raw); msg != "" {
 			return fail(msg)
 		}
 	}
 	switch {
 	case !mode.Valid():
-		return fail("Choose when to get e-mail: never, for every move, or a daily digest.")
+		return fail(tr(c, "Choose when to get e-mail: never, for every move, or a daily digest."))
 	case email == "" && mode != db.NotifyNone:
-		return fail("Give an e-mail address to get e-mail.")
+		return fail(tr(c, "Give an e-mail address to get e-mail."))
 	}
 	err := h.db.SetNotify(c.Request().Context(), currentViewer(c).ID, email, mode)
 	if db.KindOf(err) == db.KindInvalid {
-		return fail(db.Message(err))
+		_, msg := statusOf(c, err)
+		return fail(msg)
 	} else if err != nil {
 		return err
 	}
@@ -364,11 +370,12 @@ const atext = "!#$%&'*+-/=?^_`{|}~"
 // the player instead when the text is no address, when the part before
 // the @ needs quotes (net/mail would store another address than the one
 // typed) or is not ASCII (a mail server without SMTPUTF8 refuses it), or
-// when the domain is no domain name.
-func parseEmail(raw string) (string, string) {
+// when the domain is no domain name. The message is in the language of
+// ctx.
+func parseEmail(ctx context.Context, raw string) (string, string) {
 	addr, err := netmail.ParseAddress(raw)
 	if err != nil {
-		return "", "That is not an e-mail address; write it as name@example.org."
+		return "", views.T(ctx, "That is not an e-mail address; write it as name@example.org.")
 	}
 	spec := raw
 	if i := strings.LastIndexByte(raw, '<'); i >= 0 && strings.HasSuffix(raw, ">") {
@@ -376,31 +383,31 @@ func parseEmail(raw string) (string, string) {
 	}
 	at := strings.LastIndexByte(spec, '@')
 	if at < 0 {
-		return "", "That is not an e-mail address; write it as name@example.org."
+		return "", views.T(ctx, "That is not an e-mail address; write it as name@example.org.")
 	}
 	local, domain := spec[:at], spec[at+1:]
 	if strings.ContainsAny(local, `"\ `) {
-		return "", "Write the address without quotes (name@example.org): addresses that need them are not accepted here."
+		return "", views.T(ctx, "Write the address without quotes (name@example.org): addresses that need them are not accepted here.")
 	}
 	for _, r := range local {
 		if r > unicode.MaxASCII {
-			return "", "Only ASCII letters, digits and . " + strings.Join(strings.Split(atext, ""), " ") +
-				" can come before the @: not every mail server takes other letters there."
+			return "", views.T(ctx, "Only ASCII letters, digits and . %s can come before the @: not every mail server takes other letters there.",
+				strings.Join(strings.Split(atext, ""), " "))
 		}
 	}
 	if strings.HasPrefix(domain, "[") {
-		return "", "Give the address with a domain name (name@example.org), not a server's IP address."
+		return "", views.T(ctx, "Give the address with a domain name (name@example.org), not a server's IP address.")
 	}
 	ascii, err := idna.Lookup.ToASCII(domain)
 	if err != nil || !strings.Contains(ascii, ".") {
-		return "", fmt.Sprintf("%q is not a domain name; write the address as name@example.org.", domain)
+		return "", views.T(ctx, "%q is not a domain name; write the address as name@example.org.", domain)
 	}
 	if isASCII(domain) {
 		ascii = domain // kept as typed (IDNA would lower its case)
 	}
 	email := local + "@" + ascii
 	if addr.Address != local+"@"+domain || len(email) > db.MaxEmailLength {
-		return "", "That is not an e-mail address; write it as name@example.org."
+		return "", views.T(ctx, "That is not an e-mail address; write it as name@example.org.")
 	}
 	return email, ""
 }
@@ -438,6 +445,12 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	u, err := h.db.UserByFeedToken(ctx, token)
 	if err != nil {
 		return err
+	}
+	// The entries are in the language the owner chose, else in the one the
+	// feed reader asks for.
+	lctx := ctx
+	if u.Language != "" {
+		lctx = views.WithLang(ctx, u.Language)
 	}
 	waiting, err := h.db.WaitingGames(ctx, u.ID)
 	if err != nil {
@@ -481,15 +494,15 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		clock := "Your time runs out on " + g.Deadline.UTC().Format("2 January 2006 at 15:04 UTC")
+		clock := views.T(lctx, "Your time runs out on %s", views.DateTime(lctx, g.Deadline))
 		if clocks[i].Stopped {
 			clock = r.Clock
 		}
 		add(views.FeedEntry{
 			ID:      tag(g, "ply/"+strconv.Itoa(g.TurnPly)),
-			Title:   "Your move: " + r.Title + " against " + r.Opponent,
+			Title:   views.T(lctx, "Your move: %s against %s", r.Title, r.Opponent),
 			Link:    base + r.Href,
-			Summary: fmt.Sprintf("It is your move against %s. %s.", r.Opponent, clock),
+			Summary: views.T(lctx, "It is your move against %s. %s.", r.Opponent, clock),
 			Updated: g.UpdatedAt,
 		})
 	}
@@ -500,9 +513,9 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		}
 		add(views.FeedEntry{
 			ID:      tag(g, "end"),
-			Title:   r.Status + ": " + r.Title + " against " + r.Opponent,
+			Title:   views.T(lctx, "%s: %s against %s|feed", r.Status, r.Title, r.Opponent),
 			Link:    base + r.Href,
-			Summary: fmt.Sprintf("The game against %s is over: %s.", r.Opponent, r.Status),
+			Summary: views.T(lctx, "The game against %s is over: %s.", r.Opponent, r.Status),
 			Updated: g.EndedAt,
 		})
 	}

@@ -100,14 +100,14 @@ func (h *pageHandler) dashboard(c echo.Context) (views.Dashboard, error) {
 
 func (h *pageHandler) rules(c echo.Context) error {
 	game := c.Param("game")
-	title := "Rules"
+	title := tr(c, "Rules")
 	var start any // the starting position's view, drawn as a diagram
 	if game != "" {
 		e, ok := rules.Lookup(game)
 		if !ok {
 			return db.Errorf(db.KindNotFound, "There is no game called %q here.", game)
 		}
-		title = e.Title() + " rules"
+		title = tr(c, "%s rules", tr(c, e.Title()))
 		st, err := e.Start(e.FirstGame(e.Variants()[0].Key), 1)
 		if err != nil {
 			return err

@@ -2,15 +2,18 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/views"
 )
 
@@ -40,49 +43,104 @@ func render(c echo.Context, status int, full, fragment templ.Component) error {
 // statusOf maps an error to its status code and the message for the
 // user, in the language of the request.
 func statusOf(c echo.Context, err error) (int, string) {
-	status, msg := statusAndMessage(err)
 	ctx := c.Request().Context()
-	var e *db.Error
-	if errors.As(err, &e) && e.Format != "" {
-		return status, views.T(ctx, e.Format, e.Args...)
-	}
-	return status, views.T(ctx, msg)
-}
-
-// statusAndMessage maps an error to its status code and the message for
-// the user, in English.
-func statusAndMessage(err error) (int, string) {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
+		switch he.Code {
+		case http.StatusNotFound:
+			return he.Code, views.T(ctx, "There is no such page.")
+		case http.StatusRequestEntityTooLarge:
+			return he.Code, views.T(ctx, "That request is too large.")
+		}
 		msg := http.StatusText(he.Code)
 		if s, ok := he.Message.(string); ok && s != "" {
 			msg = s
 		}
-		switch he.Code {
-		case http.StatusNotFound:
-			msg = "There is no such page."
-		case http.StatusRequestEntityTooLarge:
-			msg = "That request is too large."
+		return he.Code, views.T(ctx, msg)
+	}
+	status, ok := statusOfKind[db.KindOf(err)]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	return status, errorText(ctx, err)
+}
+
+// statusOfKind is the status code of each kind of error (500 for a kind
+// not listed).
+var statusOfKind = map[db.Kind]int{
+	db.KindInternal:     http.StatusInternalServerError,
+	db.KindInvalid:      http.StatusBadRequest,
+	db.KindUnauthorized: http.StatusUnauthorized,
+	db.KindForbidden:    http.StatusForbidden,
+	db.KindNotFound:     http.StatusNotFound,
+	db.KindConflict:     http.StatusConflict,
+	db.KindIllegal:      http.StatusUnprocessableEntity,
+	db.KindTooMany:      http.StatusTooManyRequests,
+}
+
+// errorText is the message of err (as db.Message writes it in English)
+// in the language of ctx: a db error's format translated with its values
+// (each db.Term and wait translated too), a rules error as a translated
+// sentence that keeps the rules' own detail, and a generic text for an
+// internal error.
+func errorText(ctx context.Context, err error) string {
+	var e *db.Error
+	if errors.As(err, &e) {
+		if e.Format == "" {
+			return views.T(ctx, e.Msg)
 		}
-		return he.Code, msg
+		args := make([]any, len(e.Args))
+		for i, a := range e.Args {
+			switch a := a.(type) {
+			case db.Term:
+				args[i] = views.T(ctx, string(a))
+			case waitSpan:
+				args[i] = a.text(ctx)
+			default:
+				args[i] = a
+			}
+		}
+		return views.T(ctx, e.Format, args...)
 	}
-	switch db.KindOf(err) {
-	case db.KindInvalid:
-		return http.StatusBadRequest, db.Message(err)
-	case db.KindUnauthorized:
-		return http.StatusUnauthorized, db.Message(err)
-	case db.KindForbidden:
-		return http.StatusForbidden, db.Message(err)
-	case db.KindNotFound:
-		return http.StatusNotFound, db.Message(err)
-	case db.KindConflict:
-		return http.StatusConflict, db.Message(err)
-	case db.KindIllegal:
-		return http.StatusUnprocessableEntity, db.Message(err)
-	case db.KindTooMany:
-		return http.StatusTooManyRequests, db.Message(err)
+	illegal, notation := errors.Is(err, rules.ErrIllegal), errors.Is(err, rules.ErrNotation)
+	if !illegal && !notation {
+		return views.T(ctx, db.InternalMessage)
 	}
-	return http.StatusInternalServerError, db.Message(err)
+	if views.Lang(ctx) == "en" {
+		return db.Message(err) // the rules' own words
+	}
+	detail := rulesDetail(err)
+	switch {
+	case illegal && detail == "":
+		return views.T(ctx, "This move is not allowed in this position.")
+	case illegal:
+		return views.T(ctx, "This move is not allowed in this position: %s", detail)
+	case detail == "":
+		return views.T(ctx, "This notation cannot be read.")
+	}
+	return views.T(ctx, "This notation cannot be read: %s", detail)
+}
+
+// rulesDetail returns the text of a rules error without the words of its
+// sentinel and what comes before them ("illegal move: no unit on d4" →
+// "no unit on d4") nor the package's name: what the rules say of the
+// move or notation itself.
+func rulesDetail(err error) string {
+	s := err.Error()
+	for _, sentinel := range []error{rules.ErrIllegal, rules.ErrNotation} {
+		w := sentinel.Error()
+		if _, after, ok := strings.Cut(s, w+": "); ok {
+			s = after
+		}
+		s = strings.TrimSuffix(s, ": "+w)
+		if s == w {
+			s = ""
+		}
+	}
+	for _, pkg := range []string{"trenches: ", "trench: ", "cards: "} {
+		s = strings.TrimPrefix(s, pkg)
+	}
+	return s
 }
 
 // handleError is the one error handler: it maps the error to a status code

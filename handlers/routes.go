@@ -35,6 +35,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/", pages.home)
 	prefs := &preferenceHandler{db: a.db, secure: a.cfg.SecureCookies}
 	site.POST("/language", prefs.setLanguage)
+	site.POST("/settings/theme", prefs.setTheme, requireUser)
 	site.GET("/events", a.live.dashboardEvents, requireUser)
 	site.GET("/rules", pages.rules)
 	site.GET("/rules/:game", pages.rules)
@@ -137,7 +138,7 @@ func (a *App) routes(e *echo.Echo) {
 // too.
 func (a *App) csrf() echo.MiddlewareFunc {
 	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
+		TokenLookup:    "form:_csrf,header:X-CSRF-Token", // not shown
 		CookieName:     "_csrf",
 		CookiePath:     "/",
 		CookieMaxAge:   int((60 * 24 * time.Hour).Seconds()),
@@ -146,7 +147,7 @@ func (a *App) csrf() echo.MiddlewareFunc {
 		CookieSameSite: http.SameSiteLaxMode,
 		ErrorHandler: func(err error, c echo.Context) error {
 			return echo.NewHTTPError(http.StatusForbidden,
-				"This form has expired or did not come from this site. Reload the page and try again.")
+				tr(c, "This form has expired or did not come from this site. Reload the page and try again."))
 		},
 	})
 }

@@ -73,7 +73,7 @@ func (h *gameHandler) socialLive(ctx context.Context, s gameScreen, userID int64
 	var last int64
 	for _, m := range msgs {
 		line := views.MessageLine{From: m.From.Name, Mine: m.From.ID == userID,
-			New: m.Unread && m.ToID == userID, Body: m.Body, When: m.CreatedAt.Format("2 Jan 15:04")}
+			New: m.Unread && m.ToID == userID, Body: m.Body, When: views.DateTime(ctx, m.CreatedAt)}
 		if m.ToID == userID {
 			line.ReportURL = fmt.Sprintf("/games/%d/messages/%d/report", g.ID, m.ID)
 		}
@@ -88,14 +88,14 @@ func (h *gameHandler) socialLive(ctx context.Context, s gameScreen, userID int64
 	panel.PollURL = fmt.Sprintf("/games/%d/social?v=%s", g.ID, panel.Version)
 	panel.MoveMessageID = fmt.Sprintf("move-message-%d", last)
 	if s.match.Status == "finished" {
-		panel.Rematch, err = rematchState(s, r, userID, rated)
+		panel.Rematch, err = rematchState(ctx, s, r, userID, rated)
 	}
 	return err
 }
 
 // rematchState is what userID, a player of the finished match, may do
-// about a rematch.
-func rematchState(s gameScreen, r db.Rematch, userID int64, rated bool) (*views.RematchState, error) {
+// about a rematch, in the language of ctx.
+func rematchState(ctx context.Context, s gameScreen, r db.Rematch, userID int64, rated bool) (*views.RematchState, error) {
 	g, m := s.game, s.match
 	eng, err := g.Engine()
 	if err != nil {
@@ -106,12 +106,13 @@ func rematchState(s gameScreen, r db.Rematch, userID int64, rated bool) (*views.
 		me = 1
 	}
 	// In the rematch each player has the other colour of game 1.
-	how := "casual"
+	how := views.T(ctx, "casual|rematch")
 	if rated {
-		how = "rated"
+		how = views.T(ctx, "rated|rematch")
 	}
 	st := &views.RematchState{URL: fmt.Sprintf("/games/%d/rematch/", g.ID),
-		Settings: fmt.Sprintf("%s · %s, %s, %s; you would play %s", eng.Title(), variantTitle(eng, m.Variant), g.Clock.String(), how, eng.SideNames()[1-me])}
+		Settings: views.T(ctx, "%s · %s, %s, %s; you would play %s", views.T(ctx, eng.Title()), views.T(ctx, variantTitle(eng, m.Variant)),
+			clockWords(ctx, g.Clock), how, views.T(ctx, eng.SideNames()[1-me]))}
 	switch {
 	case r.ChallengeID == 0:
 		st.CanOffer = true
@@ -125,11 +126,11 @@ func rematchState(s gameScreen, r db.Rematch, userID int64, rated bool) (*views.
 		st.CanOffer = true
 		switch {
 		case r.Status == "declined" && r.From.ID == userID:
-			st.Note = r.To.Name + " declined your rematch offer."
+			st.Note = views.T(ctx, "%s declined your rematch offer.", r.To.Name)
 		case r.Status == "declined":
-			st.Note = "You declined " + r.From.Name + "'s rematch offer."
+			st.Note = views.T(ctx, "You declined %s's rematch offer.", r.From.Name)
 		default:
-			st.Note = "The rematch offer was withdrawn."
+			st.Note = views.T(ctx, "The rematch offer was withdrawn.")
 		}
 	}
 	return st, nil
@@ -234,7 +235,7 @@ func (h *socialHandler) report(c echo.Context) error {
 		return err
 	}
 	c.Set("social", true)
-	return h.games.respond(c, http.StatusOK, s, "You reported the message; the server's admin will look at it.")
+	return h.games.respond(c, http.StatusOK, s, tr(c, "You reported the message; the server's admin will look at it."))
 }
 
 // rematch offers, accepts, declines or withdraws the rematch of game :id's
@@ -333,7 +334,7 @@ func playerRatings(ctx context.Context, store *db.DB, userID int64, now time.Tim
 	for _, r := range list {
 		title := r.Game
 		if e, ok := rules.Lookup(r.Game); ok {
-			title = e.Title()
+			title = views.T(ctx, e.Title())
 		}
 		out = append(out, views.RatingRow{Key: r.Game, Game: title, Rating: int(math.Round(r.Rating)), RD: int(math.Round(r.RD)), Games: r.Games,
 			Provisional: db.Provisional(r.RD)})

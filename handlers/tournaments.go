@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -45,31 +46,62 @@ func (h *tournamentHandler) mayCreate(c echo.Context) error {
 // computerLevels are the computer players' levels, weakest first.
 var computerLevels = []string{"easy", "medium", "hard"}
 
-var formatTitles = map[string]string{
-	db.FormatRoundRobin: "Round robin",
-	db.FormatSwiss:      "Swiss",
-	db.FormatKnockout:   "Knockout",
+// formatTitle names a tournament format (db.FormatRoundRobin, …) in the
+// language of ctx: "Round robin", "Swiss", "Knockout"; an unknown format
+// is returned as it is.
+func formatTitle(ctx context.Context, format string) string {
+	switch format {
+	case db.FormatRoundRobin:
+		return views.T(ctx, "Round robin")
+	case db.FormatSwiss:
+		return views.T(ctx, "Swiss")
+	case db.FormatKnockout:
+		return views.T(ctx, "Knockout")
+	}
+	return format
 }
 
 // tournamentGame is "TRENCH · Official match (2 games)", or the game's
-// title alone when it has one set of rules.
-func tournamentGame(game, variant string) string {
+// title alone when it has one set of rules, in the language of ctx.
+func tournamentGame(ctx context.Context, game, variant string) string {
 	eng, ok := rules.Lookup(game)
 	if !ok {
 		return game
 	}
 	if len(eng.Variants()) == 1 {
-		return eng.Title()
+		return views.T(ctx, eng.Title())
 	}
-	return eng.Title() + " · " + variantTitle(eng, variant)
+	return views.T(ctx, eng.Title()) + " · " + views.T(ctx, variantTitle(eng, variant))
 }
 
-func formatText(t db.Tournament) string {
-	s := formatTitles[t.Format]
+// formatText is a tournament's format as a list shows it: "Swiss, 5
+// rounds", "Round robin".
+func formatText(ctx context.Context, t db.Tournament) string {
+	s := formatTitle(ctx, t.Format)
 	if t.Format == db.FormatSwiss {
-		s += ", " + plural(t.Rounds, "round")
+		s = views.TN(ctx, "%s, %d rounds", t.Rounds, s, t.Rounds)
 	}
 	return s
+}
+
+// clockWords writes a time control in the language of ctx, as
+// db.TimeControl.String does in English: "3 days per move", "time bank:
+// 10 days, +36 hours a move, up to 20 days".
+func clockWords(ctx context.Context, tc db.TimeControl) string {
+	if tc.Kind == "bank" {
+		return views.T(ctx, "time bank: %s, +%s a move, up to %s", spanWords(ctx, tc.BankInitial), spanWords(ctx, tc.BankAdd), spanWords(ctx, tc.BankMax))
+	}
+	return views.TN(ctx, "%d days per move", tc.DaysPerMove, tc.DaysPerMove)
+}
+
+// spanWords writes a span of whole days or hours in the language of ctx
+// ("10 days", "36 hours").
+func spanWords(ctx context.Context, d time.Duration) string {
+	if h := int(d / time.Hour); h%24 != 0 {
+		return views.TN(ctx, "%d hours", h, h)
+	}
+	days := int(d / (24 * time.Hour))
+	return views.TN(ctx, "%d days", days, days)
 }
 
 func (h *tournamentHandler) list(c echo.Context) error {
@@ -78,24 +110,31 @@ func (h *tournamentHandler) list(c echo.Context) error {
 		return err
 	}
 	v := currentViewer(c)
-	p := views.TournamentsPage{Page: pageOf(c, "Tournaments"), CanCreate: v.ID != 0 && (!h.adminsOnly || v.Admin),
-		WhoCreates: "Any signed-in player may organise a tournament."}
+	ctx := c.Request().Context()
+	p := views.TournamentsPage{Page: pageOf(c, tr(c, "Tournaments")), CanCreate: v.ID != 0 && (!h.adminsOnly || v.Admin),
+		WhoCreates: tr(c, "Any signed-in player may organise a tournament.")}
 	if h.adminsOnly {
-		p.WhoCreates = "On this server only the administrators organise tournaments."
+		p.WhoCreates = tr(c, "On this server only the administrators organise tournaments.")
 	}
 	for _, t := range ts {
-		line := views.TournamentLine{Href: fmt.Sprintf("/tournaments/%d", t.ID), Name: t.Name, Game: tournamentGame(t.Game, t.Variant),
-			Format: formatText(t), Players: fmt.Sprintf("%d of %d players", t.Entrants, t.MaxPlayers)}
+		line := views.TournamentLine{Href: fmt.Sprintf("/tournaments/%d", t.ID), Name: t.Name, Game: tournamentGame(ctx, t.Game, t.Variant),
+			Format: formatText(ctx, t), Players: trn(c, "%d of %d players", t.MaxPlayers, t.Entrants, t.MaxPlayers)}
 		switch t.Status {
 		case "signup":
-			line.When = "starts when full"
+			line.When = tr(c, "starts when full")
 			if !t.StartsAt.IsZero() {
-				line.When = "sign-up ends " + t.StartsAt.Format("2006-01-02 15:04 MST")
+				line.When = tr(c, "sign-up ends %s", views.DateTime(ctx, t.StartsAt))
 			}
 			p.Upcoming = append(p.Upcoming, line)
 		case "running":
-			line.When = fmt.Sprintf("round %d", t.Round)
+			line.When = tr(c, "round %d", t.Round)
 			p.Running = append(p.Running, line)
+		case "finished":
+			line.When = tr(c, "finished|tournament")
+			p.Finished = append(p.Finished, line)
+		case "cancelled":
+			line.When = tr(c, "cancelled|tournament")
+			p.Finished = append(p.Finished, line)
 		default:
 			line.When = t.Status
 			p.Finished = append(p.Finished, line)
@@ -106,24 +145,25 @@ func (h *tournamentHandler) list(c echo.Context) error {
 
 // tournamentForm fills the organiser's form from what was submitted.
 func tournamentForm(c echo.Context, name, game, format, rounds, min, max, days, starts string, rated bool, msg string) views.TournamentForm {
-	f := views.TournamentForm{Page: pageOf(c, "Organise a tournament"), Error: msg, Name: name, Rounds: rounds, Min: min, Max: max, Rated: rated}
+	ctx := c.Request().Context()
+	f := views.TournamentForm{Page: pageOf(c, tr(c, "Organise a tournament")), Error: msg, Name: name, Rounds: rounds, Min: min, Max: max, Rated: rated}
 	for _, e := range engines() {
 		for _, v := range e.Variants() {
 			val := e.Key() + ":" + v.Key
-			f.Games = append(f.Games, views.Option{Value: val, Label: tournamentGame(e.Key(), v.Key), Selected: val == game})
+			f.Games = append(f.Games, views.Option{Value: val, Label: tournamentGame(ctx, e.Key(), v.Key), Selected: val == game})
 		}
 	}
 	for _, k := range []string{db.FormatRoundRobin, db.FormatSwiss, db.FormatKnockout} {
-		f.Formats = append(f.Formats, views.Option{Value: k, Label: formatTitles[k], Selected: k == format})
+		f.Formats = append(f.Formats, views.Option{Value: k, Label: formatTitle(ctx, k), Selected: k == format})
 	}
 	for _, d := range db.DaysPerMove {
 		v := strconv.Itoa(d)
-		f.Days = append(f.Days, views.Option{Value: v, Label: plural(d, "day"), Selected: v == days})
+		f.Days = append(f.Days, views.Option{Value: v, Label: trn(c, "%d days", d, d), Selected: v == days})
 	}
-	f.Starts = []views.Option{{Value: "", Label: "when full", Selected: starts == ""}}
+	f.Starts = []views.Option{{Value: "", Label: tr(c, "when full"), Selected: starts == ""}}
 	for _, d := range []int{1, 2, 3, 7, 14} {
 		v := strconv.Itoa(d)
-		f.Starts = append(f.Starts, views.Option{Value: v, Label: "after a sign-up of " + plural(d, "day"), Selected: v == starts})
+		f.Starts = append(f.Starts, views.Option{Value: v, Label: trn(c, "after a sign-up of %d days", d, d), Selected: v == starts})
 	}
 	return f
 }
@@ -176,6 +216,22 @@ func (h *tournamentHandler) create(c echo.Context) error {
 	return redirect(c, fmt.Sprintf("/tournaments/%d", t.ID))
 }
 
+// computerLabel names the computer player of level ("easy", …) in the
+// language of ctx: "Computer · easy".
+func computerLabel(ctx context.Context, level string) string {
+	return views.T(ctx, "Computer · %s", views.T(ctx, level))
+}
+
+// decimalText writes x with as many decimals as it has and the decimal
+// mark of the language of ctx: "2.25" in English, "2,25" in the others.
+func decimalText(ctx context.Context, x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if views.Lang(ctx) != "en" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
 // pointsText writes points with a half: "2½", "½", "0".
 func pointsText(p float64) string {
 	whole := int(p)
@@ -210,16 +266,17 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		return views.TournamentPage{}, err
 	}
 	me := currentViewer(c).ID
-	p := views.TournamentPage{Page: pageOf(c, d.Name), ID: d.ID, Name: d.Name, Game: tournamentGame(d.Game, d.Variant),
-		Format: formatText(d.Tournament), Clock: d.Clock.String(), Rated: d.Rated, Organiser: d.Organiser.Name,
+	ctx := c.Request().Context()
+	p := views.TournamentPage{Page: pageOf(c, d.Name), ID: d.ID, Name: d.Name, Game: tournamentGame(ctx, d.Game, d.Variant),
+		Format: formatText(ctx, d.Tournament), Clock: clockWords(ctx, d.Clock), Rated: d.Rated, Organiser: d.Organiser.Name,
 		Bracket: d.Format == db.FormatKnockout}
 	switch d.Format {
 	case db.FormatRoundRobin:
-		p.Rule = "Every player meets every other once (with each colour, unless each pairing is already a two-game match). All games start together. Ties in the standings are broken by Buchholz (the points of the opponents met), then Sonneborn–Berger."
+		p.Rule = tr(c, "Every player meets every other once (with each colour, unless each pairing is already a two-game match). All games start together. Ties in the standings are broken by Buchholz (the points of the opponents met), then Sonneborn–Berger.")
 	case db.FormatSwiss:
-		p.Rule = "Each round pairs players with the same score where it can, never the same two twice while that can be avoided, and keeps colours balanced. With an odd number of players the lowest-ranked player who has not had a bye gets one, worth a win. A round starts as soon as the last game of the one before ends. Ties are broken by Buchholz, then Sonneborn–Berger."
+		p.Rule = tr(c, "Each round pairs players with the same score where it can, never the same two twice while that can be avoided, and keeps colours balanced. With an odd number of players the lowest-ranked player who has not had a bye gets one, worth a win. A round starts as soon as the last game of the one before ends. Ties are broken by Buchholz, then Sonneborn–Berger.")
 	case db.FormatKnockout:
-		p.Rule = "Players are seeded by rating; the top seeds get the byes of the first round. The winner of each pairing goes on; a drawn pairing is played again with the colours reversed until it has a winner. A round starts as soon as the last game of the one before ends."
+		p.Rule = tr(c, "Players are seeded by rating; the top seeds get the byes of the first round. The winner of each pairing goes on; a drawn pairing is played again with the colours reversed until it has a winner. A round starts as soon as the last game of the one before ends.")
 	}
 	entered, withdrawn := false, false
 	inside := map[string]bool{}
@@ -229,7 +286,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 	for _, e := range d.Entrants {
 		name := e.Name
 		if e.Withdrawn {
-			name += " (withdrawn)"
+			name = tr(c, "%s (withdrawn)", name)
 		}
 		p.Entrants = append(p.Entrants, name)
 		if e.ID == me {
@@ -241,42 +298,42 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		}
 	}
 	if _, ok := bot.Lookup(d.Game); ok {
-		p.ComputerRule = "The organiser may add computer players before the start; they play their games like anyone else. Games against the computer are not rated."
+		p.ComputerRule = tr(c, "The organiser may add computer players before the start; they play their games like anyone else. Games against the computer are not rated.")
 		if botsRated && d.Rated {
-			p.ComputerRule = "The organiser may add computer players before the start; they play their games like anyone else, and this server rates games against the computer."
+			p.ComputerRule = tr(c, "The organiser may add computer players before the start; they play their games like anyone else, and this server rates games against the computer.")
 		}
 		if d.Status == "signup" && me == d.Organiser.ID {
 			for _, l := range computerLevels {
 				if inside[l] {
-					p.ComputersIn = append(p.ComputersIn, views.Option{Value: l, Label: "Computer · " + l})
+					p.ComputersIn = append(p.ComputersIn, views.Option{Value: l, Label: computerLabel(ctx, l)})
 				} else if d.Tournament.Entrants < d.MaxPlayers {
-					p.ComputersOut = append(p.ComputersOut, views.Option{Value: l, Label: "Computer · " + l})
+					p.ComputersOut = append(p.ComputersOut, views.Option{Value: l, Label: computerLabel(ctx, l)})
 				}
 			}
 		}
 	}
 	switch d.Status {
 	case "signup":
-		p.Status = fmt.Sprintf("Signing up: %d of %d players (at least %d).", d.Tournament.Entrants, d.MaxPlayers, d.MinPlayers)
+		p.Status = trn(c, "Signing up: %d of %d players (at least %d).", d.MaxPlayers, d.Tournament.Entrants, d.MaxPlayers, d.MinPlayers)
 		if d.StartsAt.IsZero() {
-			p.Status += " It starts when full."
+			p.Status += " " + tr(c, "It starts when full.")
 		} else {
-			p.Status += " It starts on " + d.StartsAt.Format("2006-01-02 15:04 MST") + "."
+			p.Status += " " + tr(c, "It starts on %s.", views.DateTime(ctx, d.StartsAt))
 		}
 		p.CanJoin = me != 0 && !entered && d.Tournament.Entrants < d.MaxPlayers
 		p.CanLeave = entered
 		p.CanStart = me == d.Organiser.ID && d.Tournament.Entrants >= d.MinPlayers
 		p.CanCancel = me == d.Organiser.ID
 	case "running":
-		p.Status = fmt.Sprintf("Round %d of %d is being played.", d.Round, d.Rounds)
+		p.Status = tr(c, "Round %d of %d is being played.", d.Round, d.Rounds)
 		if d.Format == db.FormatRoundRobin {
-			p.Status = "Running: every game has started."
+			p.Status = tr(c, "Running: every game has started.")
 		}
 		p.CanWithdraw = entered && !withdrawn
 	case "finished":
-		p.Status = "Finished."
+		p.Status = tr(c, "Finished.|tournament")
 	case "cancelled":
-		p.Status = "Cancelled before it started."
+		p.Status = tr(c, "Cancelled before it started.")
 	}
 	if d.Status == "running" || d.Status == "finished" {
 		st, err := d.Standings()
@@ -290,12 +347,12 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		for _, s := range st {
 			e := names[s.ID]
 			p.Standings = append(p.Standings, views.StandingLine{Rank: s.Rank, Name: e.Name, Points: pointsText(s.Points), Games: s.Games,
-				Buchholz: pointsText(s.Buchholz), SonnebornBerger: strconv.FormatFloat(s.SonnebornBerger, 'f', -1, 64), Withdrawn: e.Withdrawn})
+				Buchholz: pointsText(s.Buchholz), SonnebornBerger: decimalText(ctx, s.SonnebornBerger), Withdrawn: e.Withdrawn})
 		}
 		if d.Format == db.FormatRoundRobin {
 			crosstable(&p, d)
 		} else {
-			rounds(&p, d)
+			rounds(ctx, &p, d)
 		}
 	}
 	return p, nil
@@ -346,17 +403,18 @@ func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
 	}
 }
 
-// rounds fills the Swiss rounds or the knockout bracket.
-func rounds(p *views.TournamentPage, d db.TournamentDetail) {
+// rounds fills the Swiss rounds or the knockout bracket, in the language
+// of ctx.
+func rounds(ctx context.Context, p *views.TournamentPage, d db.TournamentDetail) {
 	byRound := map[int][]views.PairingLine{}
 	last := 0
 	for _, x := range d.Pairings {
 		line := views.PairingLine{Side0: x.Side[0].Name, Side1: x.Side[1].Name, Href: gameHref(x), Leg: x.Leg}
 		switch {
 		case x.Side[1].ID == 0:
-			line.Side1, line.Result = "bye", "1"
+			line.Side1, line.Result = views.T(ctx, "bye"), "1"
 		case !x.Decided:
-			line.Result = "playing"
+			line.Result = views.T(ctx, "playing|pairing")
 		default:
 			line.Result = pointsText(x.Points0) + " – " + pointsText(1-x.Points0)
 		}
@@ -364,15 +422,15 @@ func rounds(p *views.TournamentPage, d db.TournamentDetail) {
 		last = max(last, x.Round)
 	}
 	for r := 1; r <= last; r++ {
-		title := "Round " + strconv.Itoa(r)
+		title := views.T(ctx, "Round %d", r)
 		if d.Format == db.FormatKnockout {
 			switch d.Rounds - r {
 			case 0:
-				title = "Final"
+				title = views.T(ctx, "Final")
 			case 1:
-				title = "Semi-finals"
+				title = views.T(ctx, "Semi-finals")
 			case 2:
-				title = "Quarter-finals"
+				title = views.T(ctx, "Quarter-finals")
 			}
 		}
 		p.Rounds = append(p.Rounds, views.RoundView{Number: r, Title: title, Pairings: byRound[r]})
@@ -421,7 +479,7 @@ func (h *tournamentHandler) addComputer(c echo.Context, id int64) error {
 		return err
 	}
 	if _, ok := bot.Lookup(t.Game); !ok {
-		return db.Errorf(db.KindInvalid, "The computer does not play %s.", tournamentGame(t.Game, t.Variant))
+		return db.Errorf(db.KindInvalid, "The computer does not play %s.", tournamentGame(ctx, t.Game, t.Variant))
 	}
 	return h.db.AddComputerEntrant(ctx, id, currentViewer(c).ID, c.FormValue("level"), h.rateBots, h.now())
 }

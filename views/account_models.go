@@ -1,5 +1,7 @@
 package views
 
+import "strings"
+
 // ResetRequestPage asks for the e-mail address to send a password reset
 // link to. Sent: the request was taken (the same answer whether the
 // address is known or not).
@@ -87,4 +89,17 @@ type AdminReport struct {
 	Reason    string
 	When      string
 	GameHref  string
+}
+
+// formatBefore is the text of a translated format before its "%s" (strongIn).
+func formatBefore(format string) string {
+	b, _, _ := strings.Cut(format, "%s")
+	return b
+}
+
+// formatAfter is the text of a translated format after its "%s" ("" when it
+// has none).
+func formatAfter(format string) string {
+	_, a, _ := strings.Cut(format, "%s")
+	return a
 }

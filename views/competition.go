@@ -26,7 +26,7 @@ type LeaderLine struct {
 	Rating   string // rounded
 	RD       string // rounded deviation
 	Games    int
-	LastGame string // date of the last rated game, 2006-01-02
+	LastGame string // day of the last rated game, in the reader's language: "21 March 2026"
 	Self     bool   // the signed-in player
 }
 
@@ -44,7 +44,7 @@ type DirectoryPage struct {
 
 // DirectoryLine is one player of the directory: their ratings as
 // "TRENCH 1612", "Trenches 1500?" (a "?" marks a provisional rating) and
-// the date they last played.
+// the day they last played, in the reader's language ("21 March 2026").
 type DirectoryLine struct {
 	Name       string
 	Ratings    []string
@@ -63,11 +63,11 @@ type RatingChart struct {
 	Height  int
 	Low     string
 	High    string
-	Summary string // e.g. "12 rated games, from 1500 to 1622"
+	Summary string // e.g. "12 rated games, from 1500 to 1622", in the reader's language
 }
 
 // ChartDot is one rated game on a RatingChart.
 type ChartDot struct {
 	X, Y  string
-	Label string // "2026-03-04: 1622"
+	Label string // "4 March 2026: 1622"
 }

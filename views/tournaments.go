@@ -16,7 +16,7 @@ type TournamentLine struct {
 	Game    string // "TRENCH · Official match (2 games)"
 	Format  string // "Swiss, 5 rounds"
 	Players string // "6 of 8 players"
-	When    string // "sign-up ends 2026-03-04", "round 2 of 5", "finished"
+	When    string // "sign-up ends 4 March 2026 12:00 UTC", "round 2", "finished"
 }
 
 // TournamentForm is /tournaments/new.
