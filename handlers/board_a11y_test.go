@@ -50,6 +50,17 @@ func TestBoardsNameEverySquareAndCard(t *testing.T) {
 		p.Get(page)
 		p.wantStatus(http.StatusOK)
 
+		if tc.game == "trench" {
+			// The diamond view (the default) and the square view alike.
+			if p.Last.Find("#board .board-wrap.diamond").Length() != 1 {
+				t.Fatal("trench: the game does not open in the diamond view")
+			}
+			p.Submit(p.Last.Find("#board-toggle-form"), nil)
+			p.Get(page)
+			if p.Last.Find("#board .board-wrap.square").Length() != 1 {
+				t.Fatal("trench: the toggle did not show the square view")
+			}
+		}
 		if tc.rows > 0 {
 			rows := p.Last.Find(`#board [role="grid"] > [role="row"]`)
 			if rows.Length() != tc.rows {
