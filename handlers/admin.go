@@ -74,11 +74,11 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 	}
 	p.Figures = []views.Figure{
 		{Label: tr(c, "Players"), Value: tr(c, "%d (%d suspended)", f.Players, f.Suspended)},
-		{Label: tr(c, "Played in the last 30 days"), Value: strconv.Itoa(f.ActivePlayers)},
+		{Label: tr(c, "Played in the last 30 days"), Value: views.Number(ctx, f.ActivePlayers)},
 		{Label: tr(c, "Games"), Value: tr(c, "%d (%d in progress)", f.Games, f.ActiveGames)},
-		{Label: tr(c, "Moves"), Value: strconv.Itoa(f.Moves)},
-		{Label: tr(c, "Open challenges"), Value: strconv.Itoa(f.OpenChallenges)},
-		{Label: tr(c, "Reported messages"), Value: strconv.Itoa(f.OpenReports)},
+		{Label: tr(c, "Moves"), Value: views.Number(ctx, f.Moves)},
+		{Label: tr(c, "Open challenges"), Value: views.Number(ctx, f.OpenChallenges)},
+		{Label: tr(c, "Reported messages"), Value: views.Number(ctx, f.OpenReports)},
 		{Label: tr(c, "Database"), Value: tr(c, "%s (%d pages, %d free)", byteSize(ctx, f.DatabaseBytes), f.DatabasePages, f.DatabaseFreePgs)},
 	}
 	p.Replication = tr(c, "off: no replica is configured (see --replicate)")
