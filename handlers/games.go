@@ -354,6 +354,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					}
 					if v.ConfirmMoves {
 						pendingSteps(p.Play.Next, gameURL)
+						p.Play.Confirm = true
 					}
 				}
 			}

@@ -346,3 +346,28 @@ func (c classAttr) Items() []templ.KeyValue[string, any] {
 	}
 	return []templ.KeyValue[string, any]{{Key: "class", Value: string(c)}}
 }
+
+// moveBoxMethod, moveBoxAction and moveBoxField say where the move box
+// sends a typed move: POST .../move (field move) to play it, or, for a
+// player who confirms moves, GET the game page with ?pending= to show it
+// pending first.
+func moveBoxMethod(p Play) string {
+	if p.Confirm {
+		return "get"
+	}
+	return "post"
+}
+
+func moveBoxAction(p Play) string {
+	if p.Confirm {
+		return p.GameURL
+	}
+	return p.GameURL + "/move"
+}
+
+func moveBoxField(p Play) string {
+	if p.Confirm {
+		return "pending"
+	}
+	return "move"
+}

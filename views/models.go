@@ -242,6 +242,9 @@ type Play struct {
 	// LastMoveText is the last move of the position shown, in the
 	// notation ("c3-d4"), when the viewer may read it; "" otherwise.
 	LastMoveText string
+	// Confirm: the viewer confirms each move (Confirm moves), so the move
+	// box shows a typed move as pending instead of sending it.
+	Confirm bool
 }
 
 // IsSelected reports whether click is among the clicks made so far.
