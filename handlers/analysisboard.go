@@ -269,9 +269,9 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		return err
 	}
 	gameURL := fmt.Sprintf("/games/%d", g.ID)
-	p := views.AnalysisBoard{Page: pageOf(c, "Analysis board · "+gameTitle(c.Request().Context(), eng, g)), Heading: gameTitle(c.Request().Context(), eng, g), GameURL: gameURL, BackHref: gameURL}
+	p := views.AnalysisBoard{Page: pageOf(c, tr(c, "Analysis board · %s", gameTitle(ctx, eng, g))), Heading: gameTitle(ctx, eng, g), GameURL: gameURL, BackHref: gameURL}
 	if rules.HidesInformation(eng) {
-		p.Unavailable = fmt.Sprintf("%s has no analysis board: your opponent's cards are hidden, so no position can be set up from what you may see, and no move of theirs tried.", eng.Title())
+		p.Unavailable = tr(c, "%s has no analysis board: your opponent's cards are hidden, so no position can be set up from what you may see, and no move of theirs tried.", tr(c, eng.Title()))
 		return render(c, http.StatusOK, views.AnalysisBoardView(p), views.AnalysisBoardView(p))
 	}
 	moves, err := h.db.Moves(ctx, g.ID)
@@ -297,10 +297,11 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if l.Line, err = parseMoves(q.Get("line"), "line"); err != nil {
+	lineName := tr(c, "line|analysis")
+	if l.Line, err = parseMoves(q.Get("line"), lineName); err != nil {
 		return err
 	}
-	states, err := walk(base, l.Line, "line")
+	states, err := walk(base, l.Line, lineName)
 	if err != nil {
 		return err
 	}
@@ -314,7 +315,7 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		return db.Errorf(db.KindInvalid, "At most %d lines may be kept.", maxLines)
 	}
 	for i, raw := range q["alt"] {
-		what := fmt.Sprintf("variation %d", i+1)
+		what := tr(c, "variation %d", i+1)
 		a, err := parseMoves(raw, what)
 		if err != nil {
 			return err
@@ -336,6 +337,9 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 	viewer := currentViewer(c)
 	side := g.SideOf(viewer.ID)
 	names := eng.SideNames()
+	for i := range names {
+		names[i] = tr(c, names[i])
+	}
 	res := st.Result()
 	p.View = st.View(st.ToMove())
 	if res.Over {
@@ -355,8 +359,8 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 	}
 	switch {
 	case !res.Over && l.At >= maxLineMoves:
-		p.ToMove = names[st.ToMove()] + " to move"
-		p.Legal = fmt.Sprintf("A line holds at most %d moves: step back to try another.", maxLineMoves)
+		p.ToMove = tr(c, "%s to move", names[st.ToMove()])
+		p.Legal = tr(c, "A line holds at most %d moves: step back to try another.", maxLineMoves)
 	case !res.Over:
 		legal := st.Legal(st.ToMove())
 		p.Play.CanMove = len(legal) > 0
@@ -370,25 +374,22 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		if len(p.Play.Selected) > 0 {
 			p.Play.BackHref = href(l, p.Play.Selected[:len(p.Play.Selected)-1])
 		}
-		p.Legal = plural(len(legal), "legal move") + " for " + names[st.ToMove()] + "."
-		p.ToMove = names[st.ToMove()] + " to move"
+		p.Legal = trn(c, "%d legal moves for %s.", len(legal), len(legal), names[st.ToMove()])
+		p.ToMove = tr(c, "%s to move", names[st.ToMove()])
 	default:
-		p.ToMove = boardResult(eng, res)
+		p.ToMove = boardResult(c.Request().Context(), names, eng, res)
 	}
 
 	// What the rules say of the position the line reaches.
 	ply := l.Base + l.At
-	p.Position = fmt.Sprintf("The position after ply %d of the game", l.Base)
+	p.Position = tr(c, "The position after ply %d of the game. Nothing tried here is played in the game.", l.Base)
 	if l.At > 0 {
-		p.Position += fmt.Sprintf(" and %s of the line (ply %d)", plural(l.At, "move"), ply)
+		p.Position = trn(c, "The position after ply %[1]d of the game and %[2]d moves of the line (ply %[3]d). Nothing tried here is played in the game.",
+			l.At, l.Base, l.At, ply)
 	}
-	p.Position += ". Nothing tried here is played in the game."
-	p.Score = fmt.Sprintf("Score: %s %s · %s %s", names[0], rules.FormatScore(eng, res.Score[0]), names[1], rules.FormatScore(eng, res.Score[1]))
+	p.Score = tr(c, "Score: %s %s · %s %s", names[0], rules.FormatScore(eng, res.Score[0]), names[1], rules.FormatScore(eng, res.Score[1]))
 	if n, ok := views.QuietPlies(p.View); ok {
-		p.Quiet = fmt.Sprintf("%d plies without a capture (the game ends at 50).", n)
-		if n == 1 {
-			p.Quiet = "1 ply without a capture (the game ends at 50)."
-		}
+		p.Quiet = trn(c, "%d plies without a capture (the game ends at 50).", n, n)
 	}
 
 	// The steps.
@@ -423,9 +424,9 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 	if side.Valid() && !g.Finished() && g.ToMove != side && l.Base == g.Ply {
 		switch {
 		case len(l.Line) == 0:
-			p.PlanHint = "To plan a conditional move, try your opponent's move here, then your reply."
+			p.PlanHint = tr(c, "To plan a conditional move, try your opponent's move here, then your reply.")
 		case len(l.Line)%2 == 1:
-			p.PlanHint = "To plan this line, add your reply to your opponent's last move."
+			p.PlanHint = tr(c, "To plan this line, add your reply to your opponent's last move.")
 		default:
 			var text []string
 			for i, m := range l.Line {
@@ -455,17 +456,18 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 	return render(c, http.StatusOK, views.AnalysisBoardView(p), views.AnalysisBoardFragment(p))
 }
 
-// boardResult says how a game ended in a line: "Black wins 52–30 (target
-// reached)".
-func boardResult(eng rules.Engine, res rules.Result) string {
+// boardResult says how a game ended in a line, in the language of ctx:
+// "The game ends here: Black wins 52–30 (target reached)." names are the
+// side names, translated.
+func boardResult(ctx context.Context, names [2]string, eng rules.Engine, res rules.Result) string {
 	score := fmt.Sprintf("%d–%d", res.Score[0], res.Score[1])
 	if res.Reason != "" {
-		score += " (" + string(res.Reason) + ")"
+		score += " (" + views.T(ctx, string(res.Reason)) + ")"
 	}
 	if !res.Winner.Valid() {
-		return "The game ends here: drawn " + score + "."
+		return views.T(ctx, "The game ends here: drawn %s.", score)
 	}
-	return fmt.Sprintf("The game ends here: %s wins %s.", eng.SideNames()[res.Winner], score)
+	return views.T(ctx, "The game ends here: %s wins %s.", names[res.Winner], score)
 }
 
 // lineTree is the variation tree as shown: the lines in order, each from
@@ -529,9 +531,9 @@ func (h *analysisBoardHandler) evaluate(ctx context.Context, g db.Game, eng rule
 		h.remember(key, ev)
 	}
 	names := eng.SideNames()
-	p.Eval = fmt.Sprintf("%s is expected to score %.0f%%, %s %.0f%%.", names[0], 100*ev.Expect, names[1], 100*(1-ev.Expect))
+	p.Eval = views.T(ctx, "%s is expected to score %.0f%%, %s %.0f%%.", views.T(ctx, names[0]), 100*ev.Expect, views.T(ctx, names[1]), 100*(1-ev.Expect))
 	if ev.Best != "" {
-		p.Best = "Best move: " + st.Describe(ev.Best, rules.Reveal) + "."
+		p.Best = views.T(ctx, "Best move: %s.", st.Describe(ev.Best, rules.Reveal))
 		p.Play.Best = st.Clicks(ev.Best)
 	}
 	return nil

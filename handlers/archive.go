@@ -40,17 +40,18 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	if err != nil && !noPlayer {
 		return err
 	}
-	a := views.ArchivePage{Page: pageOf(c, "Archive"), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: db.ClampPage(f.Page, total)}
+	a := views.ArchivePage{Page: pageOf(c, tr(c, "Archive")), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: db.ClampPage(f.Page, total)}
 	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
-	a.Games = []views.Option{{Value: "", Label: "All games", Selected: f.Game == ""}}
-	a.Variants = []views.Option{{Value: "", Label: "All rules", Selected: f.Variant == ""}}
+	a.Games = []views.Option{{Value: "", Label: tr(c, "All games"), Selected: f.Game == ""}}
+	a.Variants = []views.Option{{Value: "", Label: tr(c, "All rules"), Selected: f.Variant == ""}}
 	for _, e := range engines() {
-		a.Games = append(a.Games, views.Option{Value: e.Key(), Label: e.Title(), Selected: f.Game == e.Key()})
+		a.Games = append(a.Games, views.Option{Value: e.Key(), Label: tr(c, e.Title()), Selected: f.Game == e.Key()})
 		for _, v := range e.Variants() {
-			a.Variants = append(a.Variants, views.Option{Value: v.Key, Label: e.Title() + " · " + v.Title, Selected: f.Variant == v.Key})
+			a.Variants = append(a.Variants, views.Option{Value: v.Key, Label: tr(c, e.Title()) + " · " + tr(c, v.Title), Selected: f.Variant == v.Key})
 		}
 	}
-	for _, r := range [][2]string{{"", "Any result"}, {"decisive", "Won by either side"}, {"drawn", "Drawn"}, {"won", "Won by the player"}, {"lost", "Lost by the player"}} {
+	for _, r := range [][2]string{{"", tr(c, "Any result")}, {"decisive", tr(c, "Won by either side")}, {"drawn", tr(c, "Drawn")},
+		{"won", tr(c, "Won by the player")}, {"lost", tr(c, "Lost by the player")}} {
 		a.Results = append(a.Results, views.Option{Value: r[0], Label: r[1], Selected: f.Result == r[0]})
 	}
 	for _, r := range rows {
@@ -101,8 +102,8 @@ func (h *archiveHandler) archive(c echo.Context) error {
 	return render(c, http.StatusOK, views.ArchiveView(a), nil)
 }
 
-// archiveRow is a finished game as the archive lists it; a game that
-// finished its match shows the match totals.
+// archiveRow is a finished game as the archive lists it, in the language
+// of ctx; a game that finished its match shows the match totals.
 func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) {
 	g := r.Game
 	eng, err := g.Engine()
@@ -121,12 +122,12 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 	}
 	switch {
 	case g.Aborted():
-		row.Score = "aborted"
+		row.Score = views.T(ctx, "aborted")
 	case !rules.Scored(eng, g.Reason):
 		row.Score = endingText(ctx, g.Reason)
 	}
 	if r.MatchGames > 1 && r.MatchStatus == "finished" {
-		row.Score += fmt.Sprintf(" · match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
+		row.Score += " · " + views.T(ctx, "match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
 	}
 	return row, nil
 }
@@ -137,7 +138,7 @@ func (h *archiveHandler) player(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := views.PlayerPage{Page: pageOf(c, u.Name), Name: u.Name, Since: u.CreatedAt.Format("2 January 2006"),
+	p := views.PlayerPage{Page: pageOf(c, u.Name), Name: u.Name, Since: views.Date(ctx, u.CreatedAt),
 		ArchiveHref: "/archive?player=" + url.QueryEscape(u.Name)}
 	if v := currentViewer(c); v.ID != 0 && v.ID != u.ID {
 		p.ChallengeHref = "/challenges/new?opponent=" + url.QueryEscape(u.Name)
@@ -248,6 +249,7 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 			[2]string{"Score", fmt.Sprintf("%d-%d", g.Score[0], g.Score[1])},
 		)
 	} else {
+		// not shown on a page: the record is a file in a fixed format, its tags in English
 		r.Tags = append(r.Tags, [2]string{"Result", "in progress"})
 	}
 	for _, m := range moves {

@@ -109,7 +109,7 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 		if err != nil && db.KindOf(err) != db.KindConflict {
 			c.log.Error("computer accepts a challenge", "challenge", ch.ID, "err", err)
 		} else if err == nil {
-			c.log.Info("computer accepted a challenge", "challenge", ch.ID, "game", id)
+			c.log.Info("computer accepted a challenge", "challenge", ch.ID, "game", id) // not shown
 		}
 	}
 	turns, err := c.db.ComputerTurns(ctx)
@@ -174,6 +174,8 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 		}()
 		if err := c.safely(func() error { return c.analyse(ctx, an) }); err != nil && ctx.Err() == nil {
 			c.log.Error("analysis", "game", an.GameID, "err", err)
+			// The reason is stored in English, an ID of the catalogue: the
+			// analysis panel translates it, so it is not shown as it is.
 			if ferr := c.db.FailAnalysis(ctx, an.GameID, "The analysis failed on the server.", c.now()); ferr != nil {
 				c.log.Error("analysis", "game", an.GameID, "err", ferr)
 			}

@@ -82,7 +82,7 @@ func (h *gameHandler) computerPage(c echo.Context, s gameScreen, p *views.GamePa
 	if !g.Finished() {
 		if _, ok := h.computers[g.Side[g.ToMove].ID]; ok {
 			p.Thinking = true
-			p.Status = "The computer is thinking…"
+			p.Status = tr(c, "The computer is thinking…")
 		}
 		return nil
 	}
@@ -104,6 +104,9 @@ func (h *gameHandler) computerPage(c echo.Context, s gameScreen, p *views.GamePa
 		return err
 	}
 	names := eng.SideNames()
+	for i := range names {
+		names[i] = tr(c, names[i])
+	}
 	expect := make([]float64, len(an.Plies))
 	for i, ap := range an.Plies {
 		expect[i] = ap.Expect
@@ -120,8 +123,8 @@ func (h *gameHandler) computerPage(c echo.Context, s gameScreen, p *views.GamePa
 		}
 	}
 	panel.Sides, panel.Threshold = names, strconv.FormatFloat(MistakeLoss, 'f', 2, 64)
-	panel.Graph = evalGraph(g, names, expect, mistake, review)
-	panel.Eval = fmt.Sprintf("After ply %d: %s is expected to score %.0f%%, %s %.0f%%.", review,
+	panel.Graph = evalGraph(c.Request().Context(), g, names, expect, mistake, review)
+	panel.Eval = tr(c, "After ply %d: %s is expected to score %.0f%%, %s %.0f%%.", review,
 		names[0], 100*expect[review], names[1], 100*(1-expect[review]))
 	if review > 0 {
 		before := an.Plies[review-1]
@@ -130,7 +133,7 @@ func (h *gameHandler) computerPage(c echo.Context, s gameScreen, p *views.GamePa
 			if err != nil {
 				return err
 			}
-			panel.Best = "Best was " + st.Describe(best, rules.Reveal) + "."
+			panel.Best = tr(c, "Best was %s.", st.Describe(best, rules.Reveal))
 			panel.Mistake = mistake[review]
 			p.Play.Best = st.Clicks(best)
 		}
@@ -160,17 +163,18 @@ const (
 )
 
 // evalGraph draws expect (side 0's expected result after each ply), one
-// point per ply linking to it.
-func evalGraph(g db.Game, names [2]string, expect []float64, mistake []bool, current int) *views.EvalGraph {
+// point per ply linking to it; its words are in the language of ctx, the
+// side names names already translated.
+func evalGraph(ctx context.Context, g db.Game, names [2]string, expect []float64, mistake []bool, current int) *views.EvalGraph {
 	gr := &views.EvalGraph{Width: graphWidth, Height: graphHeight,
-		Label: fmt.Sprintf("%s's expected result after each ply, from 0 (bottom) to 1 (top)", names[0])}
+		Label: views.T(ctx, "%s's expected result after each ply, from 0 (bottom) to 1 (top)", names[0])}
 	span := float64(max(len(expect)-1, 1))
 	for k, e := range expect {
 		gr.Points = append(gr.Points, views.EvalPoint{Ply: k,
 			X:       2 + float64(k)*(graphWidth-4)/span,
 			Y:       2 + (1-e)*(graphHeight-4),
 			Href:    fmt.Sprintf("/games/%d?ply=%d", g.ID, k),
-			Title:   fmt.Sprintf("Ply %d: %s %.0f%%", k, names[0], 100*e),
+			Title:   views.T(ctx, "Ply %d: %s %.0f%%", k, names[0], 100*e),
 			Mistake: mistake[k], Current: k == current})
 	}
 	return gr
@@ -195,7 +199,7 @@ func analysisPanel(ctx context.Context, store *db.DB, g db.Game, signedIn bool) 
 		ReloadHref: fmt.Sprintf("/games/%d", g.ID)}
 	p.CanQueue = signedIn && (!found || an.State == "failed")
 	if an.State == "failed" {
-		p.Error = "The analysis failed: " + an.Error + " You may ask for it again."
+		p.Error = views.T(ctx, "The analysis failed: %s You may ask for it again.", views.T(ctx, an.Error))
 	}
 	return p, an, nil
 }

@@ -307,6 +307,7 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 		p.VerifySent = c.QueryParam("verify") == "sent"
 	}
 	p.ConfirmMoves = currentViewer(c).ConfirmMoves
+	appearance(c, &p)
 	if c.Request().Method == http.MethodGet {
 		p.MovesDone = c.QueryParam("moves") == "1"
 	}

@@ -21,20 +21,27 @@ type pageHandler struct {
 	live *liveHub // for the dashboard's event stream
 }
 
-// gameSummaries are the one-line descriptions of the games on the start
-// page, by engine key.
-var gameSummaries = map[string]string{
-	"trench":   "8×8 diamond board split by a trench; Soldiers to General; capture across the trench line.",
-	"trenches": "10×10: Tanks and Soldiers leave debris behind; the player who cannot move loses.",
-	"cards":    "Hidden cards in two trenches: shift, recon and attack.",
+// gameSummary is the one-line description of the game with engine key
+// key on the start page, in the language of the request ("" for a game
+// without one).
+func gameSummary(c echo.Context, key string) string {
+	switch key {
+	case "trench":
+		return tr(c, "8×8 diamond board split by a trench; Soldiers to General; capture across the trench line.")
+	case "trenches":
+		return tr(c, "10×10: Tanks and Soldiers leave debris behind; the player who cannot move loses.")
+	case "cards":
+		return tr(c, "Hidden cards in two trenches: shift, recon and attack.")
+	}
+	return ""
 }
 
 func (h *pageHandler) home(c echo.Context) error {
 	v := currentViewer(c)
 	if v.ID == 0 {
-		home := views.Home{Page: pageOf(c, "Welcome")}
+		home := views.Home{Page: pageOf(c, tr(c, "Welcome"))}
 		for _, e := range engines() {
-			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: e.Title(), Summary: gameSummaries[e.Key()]})
+			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: tr(c, e.Title()), Summary: gameSummary(c, e.Key())})
 		}
 		return render(c, http.StatusOK, views.HomeView(home), nil)
 	}
@@ -52,7 +59,7 @@ func (h *pageHandler) dashboard(c echo.Context) (views.Dashboard, error) {
 	v := currentViewer(c)
 	ctx := c.Request().Context()
 	now := h.now()
-	d := views.Dashboard{Page: pageOf(c, "Your games"), VacationsOn: h.db.VacationAllowance() > 0}
+	d := views.Dashboard{Page: pageOf(c, tr(c, "Your games")), VacationsOn: h.db.VacationAllowance() > 0}
 	active, err := h.db.ActiveGames(ctx, v.ID)
 	if err != nil {
 		return d, err

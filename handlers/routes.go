@@ -35,6 +35,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.GET("/", pages.home)
 	prefs := &preferenceHandler{db: a.db, secure: a.cfg.SecureCookies}
 	site.POST("/language", prefs.setLanguage)
+	site.POST("/settings/theme", prefs.setTheme, requireUser)
 	site.GET("/events", a.live.dashboardEvents, requireUser)
 	site.GET("/rules", pages.rules)
 	site.GET("/rules/:game", pages.rules)

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -80,9 +81,10 @@ func (g EvalGraph) ViewBox() string {
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
-func (a AnalysisPanel) progressText() string {
+// progressText says how far the analysis got, in the language of ctx.
+func (a AnalysisPanel) progressText(ctx context.Context) string {
 	if a.State == "queued" && a.Done == 0 {
-		return fmt.Sprintf("Waiting for its turn: %d positions to evaluate.", a.Total)
+		return T(ctx, "Waiting for its turn: %d positions to evaluate.", a.Total)
 	}
-	return fmt.Sprintf("%d of %d positions evaluated.", a.Done, a.Total)
+	return T(ctx, "%d of %d positions evaluated.", a.Done, a.Total)
 }

@@ -1,14 +1,22 @@
 package views
 
-// SettingsPage is the account page: notifications by e-mail, the
-// personal feed, the password and the signed-in browsers. Each form has
-// its own message.
+// SettingsPage is the account page: how moves are sent, the language
+// and colour theme, notifications by e-mail, the personal feed, the
+// password and the signed-in browsers. Each form has its own message.
 type SettingsPage struct {
 	Page
 	// Playing: whether a completed move waits for "Send move", and
 	// whether that choice was just saved.
 	ConfirmMoves bool
 	MovesDone    bool
+	// Appearance: the language of the pages (Value "" follows the
+	// browser, else a code of Languages; labels are each language's own
+	// name) and the colour theme (Value "system", "light" or "dark"), the
+	// player's choice selected in each; and whether one was just saved.
+	Languages    []Option
+	Themes       []Option
+	LanguageDone bool
+	ThemeDone    bool
 	// Notifications.
 	Email       string   // the address stored, or the one just submitted
 	Modes       []Option // the notification choices, one selected
