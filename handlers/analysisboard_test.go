@@ -68,7 +68,7 @@ func tryMove(t *testing.T, c *client, pick func(n int) int) string {
 func boardHTML(t *testing.T, c *client) string {
 	t.Helper()
 	var out []string
-	c.Last.Find("#board .board > [data-click]").Each(func(_ int, sq *goquery.Selection) {
+	c.Last.Find("#board .board-row > [data-click]").Each(func(_ int, sq *goquery.Selection) {
 		name, _ := sq.Attr("data-click")
 		class, _ := sq.Attr("class")
 		unit, _ := sq.Find("use").Attr("href")

@@ -13,7 +13,7 @@ import (
 
 // boardSignature is the position an analysis board draws: each square's
 // name, classes and unit.
-const boardSignature = `Array.from(document.querySelectorAll('#board .board > [data-click]'),
+const boardSignature = `Array.from(document.querySelectorAll('#board .board-row > [data-click]'),
 	e => e.dataset.click + ' ' + e.className + ' ' + ((e.querySelector('use') || {getAttribute: () => ''}).getAttribute('href') || '')).join('\n')`
 
 // analysisTab is a browser tab on an analysis board.

@@ -56,7 +56,7 @@ func TestBrowserPhoneBoard(t *testing.T) {
 	for _, view := range []string{"diamond", "square"} {
 		b.open(fmt.Sprintf("/games/%d?view=%s", id, view))
 		b.shot("phone-" + view)
-		cell := b.rect("#board .board > [data-click]")
+		cell := b.rect("#board .board-row > [data-click]")
 		board := b.rect("#board .board-wrap")
 		side := b.rect("#side")
 		if cell.Width < 40 || cell.Height < 40 {
@@ -73,7 +73,7 @@ func TestBrowserPhoneBoard(t *testing.T) {
 			Z    string
 		}
 		c, err := chromedp.Run(b.ctx, chromedp.Evaluate[coord](`(() => {
-			const st = getComputedStyle(document.querySelector('#board .board > [data-click]'), '::before');
+			const st = getComputedStyle(document.querySelector('#board .board-row > [data-click]'), '::before');
 			return {Size: parseFloat(st.fontSize), Z: st.zIndex};
 		})()`))
 		if err != nil {

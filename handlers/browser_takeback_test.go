@@ -145,7 +145,7 @@ func readGameScreen(t *testing.T, b *tab) readScreen {
 		return {
 			Clock: text('#clock'), Banks: text('#banks'),
 			Scores: Array.from(document.querySelectorAll('.player .score'), e => e.textContent.trim()),
-			Board: Array.from(document.querySelectorAll('#board .board > [data-click]'), e => {
+			Board: Array.from(document.querySelectorAll('#board .board-row > [data-click]'), e => {
 				const u = e.querySelector('use');
 				return e.dataset.click + '=' + (u ? u.getAttribute('href') : '');
 			}),

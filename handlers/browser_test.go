@@ -256,7 +256,7 @@ func (b *tab) boardDrawn() {
 	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[box](`(() => {
 		const board = document.querySelector('#board .board').getBoundingClientRect();
 		const unit = document.querySelector('#board svg').getBoundingClientRect();
-		return {W: board.width, H: board.height, Cells: document.querySelectorAll('#board .board > [data-click]').length,
+		return {W: board.width, H: board.height, Cells: document.querySelectorAll('#board .board-row > [data-click]').length,
 			Units: document.querySelectorAll('#board svg').length, UnitW: unit.width, UnitH: unit.height};
 	})()`))
 	if err != nil {

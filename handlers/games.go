@@ -215,8 +215,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	// hidden information gives them only once it is over (a click may name
 	// a hidden card).
 	var lastClicks []string
+	lastText := ""
 	if shownPly > 0 && (g.Finished() || !rules.HidesInformation(eng)) {
 		lastClicks = st.Clicks(s.moves[shownPly-1].Move)
+		lastText = s.moves[shownPly-1].Move
 	}
 
 	bottom := rules.Side0
@@ -241,7 +243,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		View:     shown.View(seer),
 		Play: views.Play{
 			GameURL: gameURL, Ply: g.Ply, CSRF: pageOf(c, "").CSRF, Viewer: side, Square: square,
-			LastMove: lastClicks,
+			LastMove: lastClicks, LastMoveText: lastText,
 		},
 	}
 	if side.Valid() && !g.Finished() && side != g.ToMove && review < 0 {
@@ -345,6 +347,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 						p.Message = tr(c, "That move is not possible in this position; nothing was sent.")
 					}
 					p.Play.CanMove = len(legal) > 0
+					p.Play.Legal = legal
 					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
 					if len(p.Play.Selected) > 0 {
 						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])

@@ -86,7 +86,7 @@ func TestMailsInTheRecipientsLanguage(t *testing.T) {
 	a.Submit(a.Last.Find(`#users tr[data-user="bob"] form[data-action="reset"]`), nil)
 	a.wantStatus(http.StatusOK)
 	if got := a.text("#reset-link p"); !strings.HasPrefix(got, "Das Passwort von bob funktioniert nicht mehr") ||
-		!strings.Contains(got, "Ein Link zum Wählen eines neuen ging an die bestätigte Adresse.") {
+		!strings.Contains(got, "Ein Link zum Wählen eines neuen Passworts wurde an die bestätigte Adresse geschickt.") {
 		t.Fatalf("after the reset the admin reads %q", got)
 	}
 	if b := a.Last.Find("#reset-link strong"); b.Text() != "bob" {

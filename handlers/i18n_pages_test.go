@@ -60,7 +60,7 @@ func TestHomeChallengeFormAndArchiveInFrenchAndGerman(t *testing.T) {
 			games:        []string{"Les jeux"},
 			rules:        []string{"tranchée", "Règles", "Trench, le jeu de cartes"},
 			dashboard:    []string{"Vos parties", "Vos défis", "Défis ouverts"},
-			form:         []string{"Nouveau défi", "Jours par coup", "Réserve de temps", "Au hasard", "Noir (joue en premier)", "Partie unique officielle (jusqu'à 50)", "Créer le défi"},
+			form:         []string{"Nouveau défi", "Jours par coup", "Réserve de temps", "Au hasard", "Noir (joue en premier)", "Partie officielle unique (jusqu'à 50)", "Créer le défi"},
 			playComputer: "Jouer contre l'ordinateur", easy: "facile",
 			archive: []string{"Archives", "Tous les jeux", "Tous les résultats", "Afficher"},
 			count:   "1 partie terminée", side: "(Noir)"},
@@ -170,15 +170,15 @@ func TestAnalysisInFrenchAndGerman(t *testing.T) {
 	v.getIn(fmt.Sprintf("%s/analysis?ply=0", page), "fr")
 	v.wantTexts("main h1", "Plateau d'analyse")
 	v.wantTexts("#line-position", "La position après le demi-coup 0 de la partie.")
-	v.wantTexts("#line-to-move", "Noir au trait")
+	v.wantTexts("#line-to-move", "Au tour de Noir")
 	v.wantTexts("#line-legal", "coups légaux pour Noir")
 	v.wantTexts("#board-eval h2", "Évaluation de l'ordinateur")
 	v.wantTexts("#board-eval-text", "Noir peut espérer")
 	v.wantTexts("#board-best", "Meilleur coup :")
-	v.wantTexts("#line-empty", "Cliquez sur une unité")
+	v.wantTexts("#line-empty", "Cliquez sur une pièce")
 	v.getIn(fmt.Sprintf("%s/analysis?ply=0", page), "de")
-	v.wantTexts("#line-to-move", "Schwarz am Zug")
-	v.wantTexts("#line-empty", "Klicke eine Einheit")
+	v.wantTexts("#line-to-move", "Schwarz ist am Zug")
+	v.wantTexts("#line-empty", "Klicke eine Figur")
 	v.wantTexts("#line-steps", "Vorige Variante", "Nächste Variante", "Pfeiltasten")
 
 	// One move of the game tried as a line, and a move that is not legal.
@@ -189,7 +189,7 @@ func TestAnalysisInFrenchAndGerman(t *testing.T) {
 	line := fmt.Sprintf("%s/analysis?ply=0&line=%s", page, url.QueryEscape(moves[0].Move))
 	v.getIn(line, "fr")
 	v.wantTexts("#line-position", "et 1 coup de la ligne (demi-coup 1)")
-	v.wantTexts("#line-to-move", "Blanc au trait")
+	v.wantTexts("#line-to-move", "Au tour de Blanc")
 	v.getIn(line, "de")
 	v.wantTexts("#line-position", "und 1 Zug der Zugfolge (Halbzug 1)")
 	v.wantTexts("#line-tree", "Zugfolgen")

@@ -58,4 +58,112 @@
       e.preventDefault();
     }
   });
+  // Keyboard and screen-reader play: a swap replaces the board, and with
+  // it the element the keyboard was on. Focus goes back to the same square
+  // (or, when that square is no longer a link or a button, to the first
+  // destination, else the first square to click), or to the move box; the
+  // board's live region (#board-status) is emptied and refilled so that a
+  // screen reader reads the new last move and side to move.
+  var lastFocus = null;
+  var lastStatus = null;
+  document.addEventListener("focusin", function (e) {
+    var t = e.target;
+    if (!t || !t.closest || !t.closest("#game")) {
+      lastFocus = null;
+      return;
+    }
+    if (t.id === "move-input") {
+      lastFocus = { id: "move-input" };
+    } else if (t.dataset && t.dataset.click && t.closest("#board")) {
+      lastFocus = { click: t.dataset.click };
+    } else {
+      lastFocus = null;
+    }
+  });
+  function clickable(el) {
+    return el && (el.tagName === "A" || el.tagName === "BUTTON") ? el : null;
+  }
+  function restoreFocus() {
+    var a = document.activeElement;
+    if (!lastFocus || (a && a !== document.body)) {
+      return;
+    }
+    var el = null;
+    if (lastFocus.id) {
+      el = document.getElementById(lastFocus.id);
+    } else {
+      var sel = '#board [data-click="' + lastFocus.click.replace(/["\\]/g, "") + '"]';
+      el = clickable(document.querySelector(sel)) ||
+        document.querySelector("#board a.target, #board button.target, #board .cards-place.target") ||
+        document.querySelector("#board a[data-click], #board button[data-click]") ||
+        document.getElementById("move-input");
+    }
+    if (el) {
+      el.focus({ preventScroll: true });
+    }
+  }
+  // announce runs once per region drawn (a swap settles several pieces).
+  var refill = null;
+  function announce() {
+    var st = document.getElementById("board-status");
+    if (!st || st.dataset.read) {
+      return;
+    }
+    st.dataset.read = "1";
+    var text = st.textContent;
+    if (text === lastStatus) {
+      return;
+    }
+    lastStatus = text;
+    st.textContent = "";
+    clearTimeout(refill);
+    refill = setTimeout(function () { st.textContent = text; }, 100);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var st = document.getElementById("board-status");
+    if (st) {
+      st.dataset.read = "1";
+      lastStatus = st.textContent;
+    }
+  });
+  // The arrow keys move between the squares of a game's board, row by row
+  // as the grid is read (Home and End: the row's first and last square);
+  // a square with nothing to click is focused too, to hear what is there.
+  document.addEventListener("keydown", function (e) {
+    var steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    var t = e.target;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !t || !t.closest) {
+      return;
+    }
+    var cell = t.closest('#game #board [role="gridcell"]');
+    var row = cell && cell.parentElement;
+    if (!cell || !row || row.getAttribute("role") !== "row") {
+      return;
+    }
+    var rows = Array.prototype.slice.call(row.parentElement.children);
+    var cells = Array.prototype.slice.call(row.children);
+    var r = rows.indexOf(row), c = cells.indexOf(cell);
+    if (e.key === "Home" || e.key === "End") {
+      c = e.key === "Home" ? 0 : cells.length - 1;
+    } else if (steps[e.key]) {
+      r += steps[e.key][0];
+      c += steps[e.key][1];
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    var next = rows[r] && rows[r].children[c];
+    if (!next) {
+      return;
+    }
+    if (next.tagName !== "A" && next.tagName !== "BUTTON") {
+      next.tabIndex = -1;
+    }
+    next.focus();
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    restoreFocus();
+    announce();
+  });
 })();

@@ -19,15 +19,15 @@ import (
 // view model (rules.State.View) and the game-independent Play. Each game
 // adds one case here and one board component of its own.
 func Board(view any, p Play) templ.Component {
-	switch v := view.(type) {
-	case trench.BoardView:
-		return TrenchBoard(trenchBoard(v, p), p)
-	case trenches.BoardView:
-		return TrenchesBoard(trenchesBoard(v, p), p)
-	case cards.View:
-		return CardsTable(cardsTable(v, p), p)
-	}
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		switch v := view.(type) {
+		case trench.BoardView:
+			return TrenchBoard(trenchBoard(ctx, v, p), p).Render(ctx, w)
+		case trenches.BoardView:
+			return TrenchesBoard(trenchesBoard(ctx, v, p), p).Render(ctx, w)
+		case cards.View:
+			return CardsTable(cardsTable(ctx, v, p), p).Render(ctx, w)
+		}
 		return fmt.Errorf("views: no board for %T", view)
 	})
 }
@@ -70,14 +70,22 @@ type trenchCell struct {
 	Best     bool // part of the best move the analysis found
 	Selected bool
 	Step     Step
-	Target   bool   // a destination of the selected unit
-	Capture  bool   // that destination captures
-	Takes    string // what it captures, e.g. "captures f5, g6"
-	Taken    bool   // a unit the selected unit's moves would capture
+	Target   bool // a destination of the selected unit
+	Capture  bool // that destination captures
+	// Takes lists what the move to this destination captures, nearest to
+	// the selected unit first.
+	Takes []trenchTaken
+	Taken bool // a unit the selected unit's moves would capture
 	// Ghost is the unit a pending move captures on this square (HasGhost),
 	// drawn greyed.
 	Ghost    trench.Unit
 	HasGhost bool
+}
+
+// trenchTaken is one unit a move captures and its square.
+type trenchTaken struct {
+	Square string
+	Unit   trench.Unit
 }
 
 // Class returns the CSS classes of the cell.
@@ -100,40 +108,87 @@ func (c trenchCell) Class() string {
 	return strings.Join(cls, " ")
 }
 
-// Label is the accessible name of the cell.
-func (c trenchCell) Label() string {
-	s := c.Name
-	if c.HasUnit {
-		s += ": " + sideName(c.Unit) + " " + c.Unit.Kind().String()
+// Label is the accessible name of the cell in the language of ctx: the
+// square (its name in the notation), what stands on it and what a click
+// does, e.g. "d4, Black Soldier, select", "d5, move here, captures White
+// Sergeant", "e2, empty".
+func (c trenchCell) Label(ctx context.Context) string {
+	parts := []string{c.Name}
+	switch {
+	case c.HasUnit:
+		parts = append(parts, trenchUnitName(ctx, c.Unit))
+	case !c.Target && !c.HasGhost:
+		parts = append(parts, T(ctx, "empty|square"))
 	}
 	if c.HasGhost {
-		s += " — captured: " + sideName(c.Ghost) + " " + c.Ghost.Kind().String()
+		parts = append(parts, T(ctx, "captured: %s", trenchUnitName(ctx, c.Ghost)))
 	}
-	if c.Target {
-		if c.Capture {
-			s += " — move here, " + c.Takes
-		} else {
-			s += " — move here"
+	switch {
+	case c.Target:
+		parts = append(parts, T(ctx, "move here"))
+		if len(c.Takes) == 1 && c.Takes[0].Square == c.Name {
+			parts = append(parts, T(ctx, "captures %s", trenchUnitName(ctx, c.Takes[0].Unit)))
+		} else if len(c.Takes) > 0 {
+			names := make([]string, len(c.Takes))
+			for i, t := range c.Takes {
+				names[i] = T(ctx, "%[1]s on %[2]s", trenchUnitName(ctx, t.Unit), t.Square)
+			}
+			parts = append(parts, T(ctx, "captures %s", strings.Join(names, ", ")))
 		}
+	case c.Selected:
+		parts = append(parts, T(ctx, "selected"))
+	case c.Step != (Step{}):
+		parts = append(parts, T(ctx, "select"))
 	}
-	return s
+	if c.Last {
+		parts = append(parts, T(ctx, "last move|square"))
+	}
+	return strings.Join(parts, ", ")
 }
 
-func sideName(u trench.Unit) string {
-	if u.Side() == 0 {
-		return "Black"
+// trenchUnitName is a unit's side and kind in the language of ctx:
+// "Black Soldier".
+func trenchUnitName(ctx context.Context, u trench.Unit) string {
+	white := u.Side() == rules.Side1
+	switch u.Kind() {
+	case trench.Soldier:
+		if white {
+			return T(ctx, "White Soldier")
+		}
+		return T(ctx, "Black Soldier")
+	case trench.Sergeant:
+		if white {
+			return T(ctx, "White Sergeant")
+		}
+		return T(ctx, "Black Sergeant")
+	case trench.Captain:
+		if white {
+			return T(ctx, "White Captain")
+		}
+		return T(ctx, "Black Captain")
+	case trench.Colonel:
+		if white {
+			return T(ctx, "White Colonel")
+		}
+		return T(ctx, "Black Colonel")
+	case trench.General:
+		if white {
+			return T(ctx, "White General")
+		}
+		return T(ctx, "Black General")
 	}
-	return "White"
+	return ""
 }
 
 // trenchBoardVM is a TRENCH board ready to draw.
 type trenchBoardVM struct {
-	Cells []trenchCell // in drawing order, row by row
+	Rows   [][]trenchCell // in drawing order, row by row
+	Status string         // the last move and the side to move, in words
 }
 
 // trenchBoard lays out v's squares for the viewer: their side at the
 // bottom (Black's a1 corner, or White's h8 corner).
-func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
+func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM {
 	var targets = map[string]trench.Move{}
 	var taken = map[string]bool{}
 	if len(p.Selected) == 1 {
@@ -150,8 +205,9 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 	// moving that stood on a square before it and are gone after it.
 	before, pending := p.Before.(trench.BoardView)
 	whiteBottom := p.Viewer == 1
-	cells := make([]trenchCell, 0, 64)
+	rows := make([][]trenchCell, 8)
 	for row := 0; row < 8; row++ {
+		cells := make([]trenchCell, 0, 8)
 		for col := 0; col < 8; col++ {
 			file, rank := col, 7-row
 			if whiteBottom {
@@ -167,12 +223,9 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 			if m, ok := targets[c.Name]; ok {
 				c.Target = true
 				c.Capture = len(m.Captures) > 0
-				if c.Capture {
-					names := make([]string, len(m.Captures))
-					for i, s := range m.Captures {
-						names[i] = s.String()
-					}
-					c.Takes = "captures " + strings.Join(names, ", ")
+				for _, s := range m.Captures {
+					u, _ := v.Position.At(s)
+					c.Takes = append(c.Takes, trenchTaken{Square: s.String(), Unit: u})
 				}
 			}
 			c.Taken = taken[c.Name]
@@ -181,8 +234,35 @@ func trenchBoard(v trench.BoardView, p Play) trenchBoardVM {
 			}
 			cells = append(cells, c)
 		}
+		rows[row] = cells
 	}
-	return trenchBoardVM{Cells: cells}
+	toMove := ""
+	switch {
+	case v.Result.Over || v.Viewer == rules.Reveal: // Reveal: the game has ended
+		toMove = T(ctx, "The game is over.")
+	case v.ToMove == rules.Side1:
+		toMove = T(ctx, "White to move.")
+	default:
+		toMove = T(ctx, "Black to move.")
+	}
+	return trenchBoardVM{Rows: rows, Status: boardStatus(ctx, p, toMove)}
+}
+
+// boardStatus is the text of a board's live region: the last move (in
+// notation), the selection, then toMove ("White to move."), e.g. "Last
+// move c3-d4. White to move.".
+func boardStatus(ctx context.Context, p Play, toMove string) string {
+	var parts []string
+	if p.LastMoveText != "" {
+		parts = append(parts, T(ctx, "Last move %s.", p.LastMoveText))
+	}
+	if toMove != "" {
+		parts = append(parts, toMove)
+	}
+	if len(p.Selected) > 0 {
+		parts = append(parts, T(ctx, "Selected: %s.", strings.Join(p.Selected, ", ")))
+	}
+	return strings.Join(parts, " ")
 }
 
 // unitSprite is the sprite symbol of a unit: "b3" is a Black Captain.
@@ -204,6 +284,54 @@ func capturedUnits(v trench.BoardView, side int) []trench.Unit {
 		}
 	}
 	return out
+}
+
+// maxMoveOptions bounds the legal moves the move box lists (a Trenches
+// position has a thousand): past it, only the moves of the unit or piece
+// selected are listed, or none before one is.
+const maxMoveOptions = 200
+
+// moveOptions are the moves the move box lists: every legal move of p, or
+// past maxMoveOptions those that start with the first click selected
+// ("c3" lists "c3-d4", "c3xe5", not "c30…"); the bool reports whether
+// some were left out.
+func moveOptions(p Play) ([]string, bool) {
+	if len(p.Legal) <= maxMoveOptions {
+		return p.Legal, false
+	}
+	if len(p.Selected) == 0 {
+		return nil, true
+	}
+	first := p.Selected[0]
+	var out []string
+	for _, m := range p.Legal {
+		if strings.HasPrefix(m, first) && (len(m) == len(first) || !isAlnum(m[len(first)])) {
+			out = append(out, m)
+		}
+	}
+	if len(out) > maxMoveOptions {
+		out = out[:maxMoveOptions]
+	}
+	return out, true
+}
+
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// capturedLabel names the units of side that are off the board, for a
+// screen reader: "White Soldier, White Soldier, White Captain", or
+// "none".
+func capturedLabel(ctx context.Context, v trench.BoardView, side int) string {
+	us := capturedUnits(v, side)
+	if len(us) == 0 {
+		return T(ctx, "none|captured")
+	}
+	names := make([]string, len(us))
+	for i, u := range us {
+		names[i] = trenchUnitName(ctx, u)
+	}
+	return strings.Join(names, ", ")
 }
 
 // classAttr is a class attribute whose value is already made: rendered as

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -16,12 +17,58 @@ import (
 // cardsSideNames name the sides of the card game with their suits.
 var cardsSideNames = [2]string{"Black", "Red"}
 
-// cardsSideName is a side's name, e.g. "Black".
-func cardsSideName(s rules.Side) string {
+// cardsSideName is a side's name in the language of ctx, e.g. "Black".
+func cardsSideName(ctx context.Context, s rules.Side) string {
 	if s.Valid() {
-		return cardsSideNames[s]
+		return T(ctx, cardsSideNames[s])
 	}
 	return ""
+}
+
+// bySide is black for Side0 (Black), red otherwise: one of two texts
+// already in the language of the page.
+func bySide(s rules.Side, black, red string) string {
+	if s == rules.Side0 {
+		return black
+	}
+	return red
+}
+
+// cardName is a card in words in the language of ctx, for a screen
+// reader: "7 of hearts", "Queen of spades".
+func cardName(ctx context.Context, c cards.Card) string {
+	rank := c.Rank().String()
+	switch c.Rank() {
+	case cards.Ace:
+		rank = T(ctx, "Ace")
+	case cards.Jack:
+		rank = T(ctx, "Jack")
+	case cards.Queen:
+		rank = T(ctx, "Queen")
+	case cards.King:
+		rank = T(ctx, "King")
+	}
+	switch c.Suit() {
+	case cards.Hearts:
+		return T(ctx, "%s of hearts", rank)
+	case cards.Diamonds:
+		return T(ctx, "%s of diamonds", rank)
+	case cards.Clubs:
+		return T(ctx, "%s of clubs", rank)
+	}
+	return T(ctx, "%s of spades", rank)
+}
+
+// cardsNames lists cards in words (cardName), "none" when there are none.
+func cardsNames(ctx context.Context, cs []cards.Card) string {
+	if len(cs) == 0 {
+		return T(ctx, "none|cards")
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = cardName(ctx, c)
+	}
+	return strings.Join(names, ", ")
 }
 
 // cardsSuits is the suits a side plays in a variant, e.g. "♠" or "♥♦".
@@ -50,7 +97,7 @@ type cardsPlace struct {
 	Step     Step
 	Target   bool // a next click of a started selection
 	Selected bool
-	Label    string
+	Label    string // the accessible name: where, what, what a click does
 }
 
 // Class returns the CSS classes of the place's clickable (or plain)
@@ -131,6 +178,7 @@ type cardsTableVM struct {
 	Bottom  cardsSide
 	Phase   string // whose turn, what to do
 	Stage   string // what the next click does
+	Status  string // the live region: the last move (once over) and the phase
 	Actions []cardsAction
 	Battle  *cardsBattle
 	Flips   []cardsFlip
@@ -142,7 +190,7 @@ type cardsTableVM struct {
 // cardsTable lays out v for the viewer of p: the viewer's trenches at the
 // bottom (a spectator sees Black there), both drawn left to right from
 // slot 1, so that facing front slots share a column.
-func cardsTable(v cards.View, p Play) cardsTableVM {
+func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 	reveal := v.Viewer == rules.Reveal
 	bottom := rules.Side0
 	if p.Viewer == rules.Side1 {
@@ -163,18 +211,18 @@ func cardsTable(v cards.View, p Play) cardsTableVM {
 	who := func(s rules.Side) string {
 		switch {
 		case player && s == p.Viewer:
-			return "You"
+			return T(ctx, "You")
 		case player:
-			return "Your opponent"
+			return T(ctx, "Your opponent")
 		}
-		return cardsSideName(s)
+		return cardsSideName(ctx, s)
 	}
 	mkSide := func(s rules.Side) cardsSide {
 		sv := v.Sides[s]
 		mine := player && s == p.Viewer
 		cs := cardsSide{
 			Side:      s,
-			Name:      cardsSideName(s) + " (" + cardsSuits(v.Variant, s) + ")",
+			Name:      cardsSideName(ctx, s) + " (" + cardsSuits(v.Variant, s) + ")",
 			Who:       who(s),
 			Mine:      mine,
 			HandCount: sv.HandCount,
@@ -188,32 +236,41 @@ func cardsTable(v cards.View, p Play) cardsTableVM {
 		if !player {
 			cs.Who = cs.Name // a spectator: "Red (♥)"
 		}
-		owner := cardsSideName(s) + "'s"
-		switch {
-		case mine:
-			owner = "Your"
-		case player:
-			owner = "Your opponent's"
+		// where names a place of this side: "Your F2", "Your hand".
+		where := func(slot string) string {
+			switch {
+			case mine && slot == "":
+				return T(ctx, "Your hand")
+			case mine:
+				return T(ctx, "Your %s", slot)
+			case player && slot == "":
+				return T(ctx, "Your opponent's hand")
+			case player:
+				return T(ctx, "Your opponent's %s", slot)
+			case slot == "":
+				return bySide(s, T(ctx, "Black's hand"), T(ctx, "Red's hand"))
+			}
+			return bySide(s, T(ctx, "Black's %s", slot), T(ctx, "Red's %s", slot))
 		}
 		slot := func(sl cards.SlotView) cardsPlace {
 			c := cardsPlace{Token: sl.Name, Slot: sl.Name, Empty: sl.Empty, Known: sl.Known, Card: sl.Card}
 			c.Open = sl.Empty && sl.Name == sv.Open
 			c.Seen = sl.Known && sl.FaceUp && (mine || reveal)
-			c.Label = owner + " " + sl.Name + ": "
+			c.Label = where(sl.Name) + ", "
 			switch {
 			case sl.Empty && c.Open:
-				c.Label += "empty, to be refilled"
+				c.Label += T(ctx, "empty, to be refilled")
 			case sl.Empty:
-				c.Label += "empty"
+				c.Label += T(ctx, "empty|slot")
 			case sl.Known:
-				c.Label += sl.Card.Symbol()
+				c.Label += cardName(ctx, sl.Card)
 				if c.Seen && mine {
-					c.Label += ", face up: the opponent sees it"
+					c.Label += ", " + T(ctx, "face up: the opponent sees it")
 				} else if c.Seen {
-					c.Label += ", face up"
+					c.Label += ", " + T(ctx, "face up")
 				}
 			default:
-				c.Label += "face down"
+				c.Label += T(ctx, "face down")
 			}
 			return c
 		}
@@ -227,7 +284,7 @@ func cardsTable(v cards.View, p Play) cardsTableVM {
 			cs.HandShown = true
 			for _, c := range sv.Hand {
 				cs.Hand = append(cs.Hand, cardsPlace{Token: "H:" + c.String(), Known: true, Card: c,
-					Label: owner + " hand: " + c.Symbol()})
+					Label: where("") + ", " + cardName(ctx, c)})
 			}
 		} else {
 			cs.HandBacks = make([]struct{}, sv.HandCount)
@@ -238,6 +295,14 @@ func cardsTable(v cards.View, p Play) cardsTableVM {
 				c.Step = p.Next[c.Token]
 				c.Target = sel && (c.Step.Href != "" || c.Step.Move != "")
 				c.Selected = s == p.Viewer && len(p.Selected) > 1 && p.IsSelected(c.Token)
+				switch {
+				case c.Selected:
+					c.Label += ", " + T(ctx, "selected")
+				case c.Target:
+					c.Label += ", " + T(ctx, "choose")
+				case c.Step != (Step{}):
+					c.Label += ", " + T(ctx, "select")
+				}
 			}
 			for i := range cs.Front {
 				mark(&cs.Front[i])
@@ -254,20 +319,26 @@ func cardsTable(v cards.View, p Play) cardsTableVM {
 	t.Bottom = mkSide(bottom)
 	t.Top = mkSide(bottom.Other())
 
-	t.Phase, t.Stage = cardsPhase(v, p)
+	t.Phase, t.Stage = cardsPhase(ctx, v, p)
+	t.Status = boardStatus(ctx, p, t.Phase)
 	if player && v.ToMove == p.Viewer && p.CanMove && !reveal {
-		t.Actions = cardsActions(v, p)
+		t.Actions = cardsActions(ctx, v, p)
 	}
 	if b := v.LastBattle; b != nil {
 		a := b.Attacker
-		attacker := who(a) + " attacked"
-		if player {
-			attacker = strings.ToLower(attacker)
+		var attacker string
+		switch {
+		case player && a == p.Viewer:
+			attacker = T(ctx, "you attacked")
+		case player:
+			attacker = T(ctx, "your opponent attacked")
+		default:
+			attacker = bySide(a, T(ctx, "Black attacked"), T(ctx, "Red attacked"))
 		}
 		cb := &cardsBattle{Slot: "F" + strconv.Itoa(b.Slot), Attacker: attacker,
-			Cards: [2]cards.Card{b.Cards[a], b.Cards[a.Other()]}, Result: "tie"}
+			Cards: [2]cards.Card{b.Cards[a], b.Cards[a.Other()]}, Result: T(ctx, "tie")}
 		if b.Winner.Valid() {
-			cb.Result = b.Cards[b.Winner].Symbol() + " wins, " + b.Cards[b.Winner.Other()].Symbol() + " is out"
+			cb.Result = T(ctx, "%[1]s wins, %[2]s is out", b.Cards[b.Winner].Symbol(), b.Cards[b.Winner.Other()].Symbol())
 		}
 		t.Battle = cb
 	}
@@ -275,18 +346,20 @@ func cardsTable(v cards.View, p Play) cardsTableVM {
 		t.Flips = append(t.Flips, cardsFlip{Cards: f.Cards, Tie: f.Cards[0].Rank() == f.Cards[1].Rank()})
 	}
 	if v.First.Valid() {
-		t.First = who(v.First)
-		if t.First == "You" {
-			t.First = "You moved first."
-		} else {
-			t.First += " moved first."
+		switch {
+		case player && v.First == p.Viewer:
+			t.First = T(ctx, "You moved first.")
+		case player:
+			t.First = T(ctx, "Your opponent moved first.")
+		default:
+			t.First = bySide(v.First, T(ctx, "Black moved first."), T(ctx, "Red moved first."))
 		}
 	}
 	if reveal {
 		t.Seed = v.Seed
 		if v.Deal != nil {
 			for s, d := range v.Deal {
-				t.Deal = append(t.Deal, cardsDeal{Name: cardsSideName(rules.Side(s)) + " (" + cardsSuits(v.Variant, rules.Side(s)) + ")",
+				t.Deal = append(t.Deal, cardsDeal{Name: cardsSideName(ctx, rules.Side(s)) + " (" + cardsSuits(v.Variant, rules.Side(s)) + ")",
 					Front: d.Front[:], Back: d.Back[:], Hand: d.Hand, Deck: d.Deck})
 			}
 		}
@@ -301,27 +374,34 @@ var cardsActionWords = []cards.Kind{cards.Shift, cards.Recon, cards.Attack}
 // word is a link when a legal move starts with it, the action of the
 // started selection is marked, and an action the rules forbid now is
 // shown disabled with the reason.
-func cardsActions(v cards.View, p Play) []cardsAction {
+func cardsActions(ctx context.Context, v cards.View, p Play) []cardsAction {
 	words := cardsActionWords
 	if v.Phase == cards.PhaseRefillFront || v.Phase == cards.PhaseRefillBack {
 		words = []cards.Kind{cards.Refill}
 	}
 	var out []cardsAction
 	for _, w := range words {
-		a := cardsAction{Word: string(w), Label: strings.ToUpper(string(w[:1])) + string(w[1:])}
+		a := cardsAction{Word: string(w), Label: cardsActionLabel(ctx, w)}
 		a.Step = p.Next[a.Word]
 		a.Active = len(p.Selected) > 0 && p.Selected[0] == a.Word
 		if a.Step.Href == "" && a.Step.Move == "" && !a.Active {
 			a.Disabled = true
-			a.Reason = "not possible now"
+			a.Reason = ""
 			for _, f := range v.Forbidden {
 				if f.Action == w {
-					a.Reason = f.Reason
+					// The rules' reasons, each in the catalogue: "the same
+					// action as on the previous turn", "the opponent
+					// already has 3 face-up cards".
+					a.Reason = T(ctx, f.Reason)
 					break
 				}
 			}
-			if w == cards.Recon && a.Reason == "not possible now" {
-				a.Reason = "no face-down card to turn up"
+			switch {
+			case a.Reason != "":
+			case w == cards.Recon:
+				a.Reason = T(ctx, "no face-down card to turn up")
+			default:
+				a.Reason = T(ctx, "not possible now")
 			}
 		}
 		out = append(out, a)
@@ -329,39 +409,61 @@ func cardsActions(v cards.View, p Play) []cardsAction {
 	return out
 }
 
+// cardsActionLabel is an action word as shown on its button: "Shift".
+func cardsActionLabel(ctx context.Context, k cards.Kind) string {
+	switch k {
+	case cards.Shift:
+		return T(ctx, "Shift")
+	case cards.Recon:
+		return T(ctx, "Recon")
+	case cards.Attack:
+		return T(ctx, "Attack")
+	case cards.Refill:
+		return T(ctx, "Refill")
+	}
+	return string(k)
+}
+
 // cardsPhase says whose turn it is and what is to be done now (Phase),
-// and what the next click does (Stage) for the player to move.
-func cardsPhase(v cards.View, p Play) (phase, stage string) {
+// and what the next click does (Stage) for the player to move, in the
+// language of ctx.
+func cardsPhase(ctx context.Context, v cards.View, p Play) (phase, stage string) {
 	if v.Viewer == rules.Reveal || v.Phase == cards.PhaseOver {
-		return "The game is over: every card is shown face up.", ""
+		return T(ctx, "The game is over: every card is shown face up."), ""
 	}
 	mine := p.Viewer.Valid() && v.ToMove == p.Viewer
-	name := cardsSideName(v.ToMove)
+	slot := v.RefillSlot
 	switch v.Phase {
 	case cards.PhaseRefillFront, cards.PhaseRefillBack:
-		when := " before the action of the turn"
-		if v.EndOfTurn {
-			when = " to end the turn"
-		}
-		what := " with a card from the back trench"
-		if v.Phase == cards.PhaseRefillBack {
-			what = " with a card from the hand"
-		}
-		if mine {
-			phase = "Refill your " + v.RefillSlot + what + when + "."
-		} else if p.Viewer.Valid() {
-			phase = "Your opponent refills their " + v.RefillSlot + when + "."
-		} else {
-			phase = name + " refills " + v.RefillSlot + when + "."
+		back, end := v.Phase == cards.PhaseRefillBack, v.EndOfTurn
+		switch {
+		case mine && !back && !end:
+			phase = T(ctx, "Refill your %s with a card from the back trench before the action of the turn.", slot)
+		case mine && !back:
+			phase = T(ctx, "Refill your %s with a card from the back trench to end the turn.", slot)
+		case mine && !end:
+			phase = T(ctx, "Refill your %s with a card from the hand before the action of the turn.", slot)
+		case mine:
+			phase = T(ctx, "Refill your %s with a card from the hand to end the turn.", slot)
+		case p.Viewer.Valid() && !end:
+			phase = T(ctx, "Your opponent refills their %s before the action of the turn.", slot)
+		case p.Viewer.Valid():
+			phase = T(ctx, "Your opponent refills their %s to end the turn.", slot)
+		case !end:
+			phase = bySide(v.ToMove, T(ctx, "Black refills %s before the action of the turn.", slot),
+				T(ctx, "Red refills %s before the action of the turn.", slot))
+		default:
+			phase = bySide(v.ToMove, T(ctx, "Black refills %s to end the turn.", slot),
+				T(ctx, "Red refills %s to end the turn.", slot))
 		}
 	default:
 		switch {
 		case mine:
-			phase = "Your turn: choose an action."
+			phase = T(ctx, "Your turn: choose an action.")
 		case p.Viewer.Valid():
-			phase = "Your opponent's turn."
+			phase = T(ctx, "Your opponent's turn.")
 		default:
-			phase = name + "'s turn."
+			phase = bySide(v.ToMove, T(ctx, "Black's turn."), T(ctx, "Red's turn."))
 		}
 	}
 	if !mine || !p.CanMove {
@@ -370,21 +472,21 @@ func cardsPhase(v cards.View, p Play) (phase, stage string) {
 	sel := p.Selected
 	switch {
 	case len(sel) == 0 && v.Phase == cards.PhaseAction:
-		stage = "Click Shift, Recon or Attack below."
+		stage = T(ctx, "Click Shift, Recon or Attack below.")
 	case len(sel) == 0:
-		stage = "Click Refill below."
+		stage = T(ctx, "Click Refill below.")
 	case sel[0] == string(cards.Shift) && len(sel) == 1:
-		stage = "Shift: click a card of your trenches or your hand."
+		stage = T(ctx, "Shift: click a card of your trenches or your hand.")
 	case sel[0] == string(cards.Shift):
-		stage = "Shift " + sel[1] + ": click where it goes or the card it swaps with."
+		stage = T(ctx, "Shift %s: click where it goes or the card it swaps with.", sel[1])
 	case sel[0] == string(cards.Recon):
-		stage = "Recon: click a face-down card of your opponent to turn it face up."
+		stage = T(ctx, "Recon: click a face-down card of your opponent to turn it face up.")
 	case sel[0] == string(cards.Attack):
-		stage = "Attack: click one of your front cards; it battles the card facing it."
+		stage = T(ctx, "Attack: click one of your front cards; it battles the card facing it.")
 	case sel[0] == string(cards.Refill) && len(sel) == 1:
-		stage = "Refill: click your open " + v.RefillSlot + "."
+		stage = T(ctx, "Refill: click your open %s.", v.RefillSlot)
 	case sel[0] == string(cards.Refill):
-		stage = "Refill " + sel[1] + ": click the card that goes there."
+		stage = T(ctx, "Refill %s: click the card that goes there.", sel[1])
 	}
 	return phase, stage
 }
@@ -395,9 +497,9 @@ func slotClass(slot string) string { return strings.ToLower(slot) }
 // cardClass is the CSS class of a face-up card: its colour.
 func cardClass(c cards.Card) string {
 	if c.Red() {
-		return "card card-face card-red"
+		return "card card-face card-red" // not shown: CSS classes
 	}
-	return "card card-face card-black"
+	return "card card-face card-black" // not shown: CSS classes
 }
 
 // cardSuit is the suit symbol drawn in the middle of a face-up card.
@@ -407,10 +509,8 @@ func cardSuit(c cards.Card) string { return c.Suit().Symbol() }
 // letter in the middle).
 func cardCourt(c cards.Card) bool { return c.Rank() >= cards.Jack }
 
-// cardsCount writes a count of cards: "1 card", "6 cards".
-func cardsCount(n int) string {
-	if n == 1 {
-		return "1 card"
-	}
-	return strconv.Itoa(n) + " cards"
+// cardsCount writes a count of cards in the language of ctx: "1 card",
+// "6 cards".
+func cardsCount(ctx context.Context, n int) string {
+	return TN(ctx, "%d cards", n, n)
 }

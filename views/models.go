@@ -235,6 +235,13 @@ type Play struct {
 	// moves) while the board shows the position after it: the units the
 	// move captures are drawn greyed on their squares. nil otherwise.
 	Before any
+	// Legal lists the viewer's legal moves in the game's notation while
+	// the viewer is to move (the move box under the board offers them);
+	// nil otherwise.
+	Legal []string
+	// LastMoveText is the last move of the position shown, in the
+	// notation ("c3-d4"), when the viewer may read it; "" otherwise.
+	LastMoveText string
 }
 
 // IsSelected reports whether click is among the clicks made so far.

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strings"
 
 	"github.com/trench-games/trench/rules"
@@ -35,51 +36,71 @@ func (c trenchesCell) Class() string {
 	add(c.Best, "best")
 	add(c.Selected, "selected")
 	add(c.Landing, "target")
-	add(c.Grenade, "target grenade")
+	add(c.Grenade, "target grenade") // not shown: CSS classes
 	add(c.Protected, "protected")
 	add(c.Step.Href != "" && !c.Landing, "can-select")
 	return strings.Join(cls, " ")
 }
 
-// Label is the accessible name of the cell.
-func (c trenchesCell) Label() string {
-	s := c.Name
+// Label is the accessible name of the cell in the language of ctx: the
+// square (its name in the notation), what stands on it and what a click
+// does, e.g. "c3, Light Soldier, select", "d5, throw the grenade here".
+func (c trenchesCell) Label(ctx context.Context) string {
+	parts := []string{c.Name}
 	switch {
 	case c.Piece == trenches.Debris:
-		s += ": debris"
+		parts = append(parts, T(ctx, "Debris"))
 	case c.Piece != trenches.Empty:
-		s += ": " + pieceName(c.Piece)
+		parts = append(parts, pieceName(ctx, c.Piece))
+	case !c.Grenade && !c.Landing:
+		parts = append(parts, T(ctx, "empty|square"))
 	}
 	switch {
 	case c.Grenade:
-		s += " — throw the grenade here"
+		parts = append(parts, T(ctx, "throw the grenade here"))
 	case c.Landing:
-		s += " — move here"
+		parts = append(parts, T(ctx, "move here"))
 	case c.Protected:
-		s += " — protected by a Tank"
+		parts = append(parts, T(ctx, "protected by a Tank"))
+	case c.Selected:
+		parts = append(parts, T(ctx, "selected"))
+	case c.Step != (Step{}):
+		parts = append(parts, T(ctx, "select"))
 	}
-	return s
+	if c.Last {
+		parts = append(parts, T(ctx, "last move|square"))
+	}
+	return strings.Join(parts, ", ")
 }
 
-func pieceName(p trenches.Piece) string {
-	side := "Light"
-	if p.Side() == rules.Side1 {
-		side = "Dark"
+// pieceName is a piece's side and type in the language of ctx: "Light
+// Tank".
+func pieceName(ctx context.Context, p trenches.Piece) string {
+	switch p {
+	case trenches.LightTank:
+		return T(ctx, "Light Tank")
+	case trenches.LightSoldier:
+		return T(ctx, "Light Soldier")
+	case trenches.DarkTank:
+		return T(ctx, "Dark Tank")
+	case trenches.DarkSoldier:
+		return T(ctx, "Dark Soldier")
 	}
-	return side + " " + p.Type().String()
+	return ""
 }
 
 // trenchesBoardVM is a Trenches board ready to draw.
 type trenchesBoardVM struct {
-	View  trenches.BoardView
-	Cells []trenchesCell
-	Stage string // what the next click does, in words
+	View   trenches.BoardView
+	Rows   [][]trenchesCell // in drawing order, row by row
+	Stage  string           // what the next click does, in words
+	Status string           // the last move and the side to move, in words
 }
 
 // trenchesBoard lays out v for the viewer (their side at the bottom) with
 // the selection of p: the piece, then its landing squares, then (for a
 // Soldier) the grenade squares, Tank-protected squares marked apart.
-func trenchesBoard(v trenches.BoardView, p Play) trenchesBoardVM {
+func trenchesBoard(ctx context.Context, v trenches.BoardView, p Play) trenchesBoardVM {
 	pos := v.Position
 	var from, to trenches.Square = trenches.NoSquare, trenches.NoSquare
 	if len(p.Selected) > 0 {
@@ -93,17 +114,18 @@ func trenchesBoard(v trenches.BoardView, p Play) trenchesBoardVM {
 	switch {
 	case !p.CanMove:
 	case from == trenches.NoSquare:
-		stage = "Choose a Tank or Soldier to move."
+		stage = T(ctx, "Choose a Tank or Soldier to move.")
 	case to == trenches.NoSquare:
 		landings = pos.MovesFrom(from)
-		stage = "Choose where it goes."
+		stage = T(ctx, "Choose where it goes.")
 	default:
 		open, blocked = pos.GrenadeTargets(from, to)
-		stage = "Choose where the grenade lands (red squares are protected by a Tank)."
+		stage = T(ctx, "Choose where the grenade lands (red squares are protected by a Tank).")
 	}
-	cells := make([]trenchesCell, 0, 100)
+	rows := make([][]trenchesCell, 10)
 	flip := p.Viewer == rules.Side1
 	for row := 0; row < 10; row++ {
+		cells := make([]trenchesCell, 0, 10)
 		for col := 0; col < 10; col++ {
 			file, rank := col, 9-row
 			if flip {
@@ -131,8 +153,18 @@ func trenchesBoard(v trenches.BoardView, p Play) trenchesBoardVM {
 			}
 			cells = append(cells, c)
 		}
+		rows[row] = cells
 	}
-	return trenchesBoardVM{View: v, Cells: cells, Stage: stage}
+	toMove := ""
+	switch {
+	case v.Result.Over || v.Viewer == rules.Reveal: // Reveal: the game has ended
+		toMove = T(ctx, "The game is over.")
+	case v.Turn == rules.Side1:
+		toMove = T(ctx, "Dark to move.")
+	default:
+		toMove = T(ctx, "Light to move.")
+	}
+	return trenchesBoardVM{View: v, Rows: rows, Stage: stage, Status: boardStatus(ctx, p, toMove)}
 }
 
 // pieceSprite is the sprite symbol of a piece: "lt" is a Light Tank, "ds"
