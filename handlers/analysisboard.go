@@ -269,7 +269,7 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		return err
 	}
 	gameURL := fmt.Sprintf("/games/%d", g.ID)
-	p := views.AnalysisBoard{Page: pageOf(c, tr(c, "Analysis board · %s", gameTitle(c.Request().Context(), eng, g))), Heading: gameTitle(c.Request().Context(), eng, g), GameURL: gameURL, BackHref: gameURL}
+	p := views.AnalysisBoard{Page: pageOf(c, tr(c, "Analysis board · %s", gameTitle(ctx, eng, g))), Heading: gameTitle(ctx, eng, g), GameURL: gameURL, BackHref: gameURL}
 	if rules.HidesInformation(eng) {
 		p.Unavailable = tr(c, "%s has no analysis board: your opponent's cards are hidden, so no position can be set up from what you may see, and no move of theirs tried.", tr(c, eng.Title()))
 		return render(c, http.StatusOK, views.AnalysisBoardView(p), views.AnalysisBoardView(p))
