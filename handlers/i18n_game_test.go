@@ -71,13 +71,13 @@ func TestGamePageInFrenchAndGerman(t *testing.T) {
 	clickMove(t, alice, id, func(int) int { return 0 })
 	alice.wantStatus(http.StatusOK)
 	alice.wantGameText("#status", "Au tour de bob (Blanc)")
-	alice.wantGameText("#clock", "Il reste 3 jours 0 heure pour jouer.")
+	alice.wantGameText("#clock", "Il reste 3 jours pour jouer.")
 
 	// German, from the browser's Accept-Language.
 	bob.speaks("de-DE,de;q=0.9,en;q=0.5").Get(page)
 	bob.wantStatus(http.StatusOK)
 	bob.wantGameText("#status", "Du bist am Zug")
-	bob.wantGameText("#clock", "Du hast noch 3 Tage 0 Stunden für deinen Zug.")
+	bob.wantGameText("#clock", "Du hast noch 3 Tage für deinen Zug.")
 	bob.wantGameText("#time-control", "3 Tage pro Zug")
 	bob.wantGameText("#resign", "Aufgeben…")
 	bob.wantGameText(".controls", "Waffenstillstand anbieten (die Punkte werden gezählt)")
@@ -95,13 +95,13 @@ func TestGamePageInFrenchAndGerman(t *testing.T) {
 	carol := s.newClient(t).speaks("de")
 	carol.Get(page)
 	carol.wantGameText("#status", "bob (Weiß) ist am Zug")
-	carol.wantGameText("#clock", "Noch 3 Tage 0 Stunden für den Zug.")
+	carol.wantGameText("#clock", "Noch 3 Tage für den Zug.")
 
 	// English stays as it was.
 	dave := s.newClient(t)
 	dave.Get(page)
 	dave.wantGameText("#status", "bob (White) to move")
-	dave.wantGameText("#clock", "3 days 0 hours left to move.")
+	dave.wantGameText("#clock", "3 days left to move.")
 }
 
 // TestGamePushSpeaksEachReadersLanguage: a move pushed to open game pages

@@ -234,15 +234,20 @@ func Date(ctx context.Context, t time.Time) string {
 }
 
 // Duration writes a positive span of time on a clock in the language of
-// ctx, to its two largest units: "2 days 3 hours", "5 hours 10 minutes",
-// "1 minute" (never less than a minute).
+// ctx, to its two largest units, the second left out when zero: "2 days
+// 3 hours", "3 days", "5 hours 10 minutes", "1 minute" (never less than a
+// minute).
 func Duration(ctx context.Context, d time.Duration) string {
 	days := int(d / (24 * time.Hour))
 	hours := int((d % (24 * time.Hour)) / time.Hour)
 	mins := int((d % time.Hour) / time.Minute)
 	switch {
+	case days > 0 && hours == 0:
+		return TN(ctx, "%d days", days, days)
 	case days > 0:
 		return T(ctx, "%[1]s %[2]s", TN(ctx, "%d days", days, days), TN(ctx, "%d hours", hours, hours))
+	case hours > 0 && mins == 0:
+		return TN(ctx, "%d hours", hours, hours)
 	case hours > 0:
 		return T(ctx, "%[1]s %[2]s", TN(ctx, "%d hours", hours, hours), TN(ctx, "%d minutes", mins, mins))
 	}

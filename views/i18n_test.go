@@ -325,6 +325,9 @@ func TestDatesAndDurationsPerLanguage(t *testing.T) {
 		if got := Duration(ctx, span); got != c.span {
 			t.Errorf("%s: Duration = %q, want %q", c.lang, got, c.span)
 		}
+		if got, want := Duration(ctx, 72*time.Hour), TN(ctx, "%d days", 3, 3); got != want {
+			t.Errorf("%s: Duration(3 days) = %q, want %q (no zero hours)", c.lang, got, want)
+		}
 		if got := Duration(ctx, 30*time.Second); got != c.one {
 			t.Errorf("%s: Duration(30 s) = %q, want %q", c.lang, got, c.one)
 		}
