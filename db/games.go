@@ -44,6 +44,10 @@ type Game struct {
 	// Takebacks reports whether the game's match allows takebacks (the
 	// challenge it came from said so; never in the card game).
 	Takebacks bool
+	// TakenBack counts the moves taken back in this game so far: a page
+	// carries it with its move forms (Play.TakenBack), since a takeback
+	// brings the game back to a ply it had before.
+	TakenBack int
 	// TakebackBy is the side asking to take back its last move; NoSide
 	// when no request is open. The opponent's next move voids it.
 	TakebackBy rules.Side
@@ -124,7 +128,7 @@ const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swap
 	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
 	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply,
 	COALESCE(g.armistice_declined, -1), COALESCE(g.takeback_by, -1), COALESCE(g.takeback_declined, 0),
-	COALESCE((SELECT c.takebacks FROM challenges c WHERE c.match_id = g.match_id ORDER BY c.id LIMIT 1), 0)
+	COALESCE((SELECT c.takebacks FROM challenges c WHERE c.match_id = g.match_id ORDER BY c.id LIMIT 1), 0), g.taken_back
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
 func scanGame(row interface{ Scan(...any) error }) (Game, error) {
@@ -138,7 +142,7 @@ func scanGame(row interface{ Scan(...any) error }) (Game, error) {
 		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
 		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
 		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly, &declined,
-		&takeback, &g.TakebackDeclined, &g.Takebacks)
+		&takeback, &g.TakebackDeclined, &g.Takebacks, &g.TakenBack)
 	if g.Clock.Kind == "move" {
 		g.Clock.DaysPerMove = g.DaysPerMove
 	}
@@ -356,6 +360,11 @@ type Play struct {
 	// Message, when not blank, is sent to the opponent with the move, in
 	// the same transaction (see SendMessage for what it may be).
 	Message string
+	// TakenBack, when not nil, is the game's Game.TakenBack on the page
+	// the move was chosen on: if a move has been taken back since, the
+	// position may differ although the ply is the same, and the move is
+	// refused (KindConflict).
+	TakenBack *int
 }
 
 // PlayMove applies p in one transaction guarded by p.Ply: past the
@@ -367,10 +376,14 @@ type Play struct {
 // the result is stored and the match goes on (the next game starts) or
 // ends, in the same transaction. It returns the game after the move.
 // Errors: KindNotFound; KindForbidden when userID does not play the game
-// or it is not their turn; KindConflict for a finished game or a stale ply;
-// KindInvalid / KindIllegal for a malformed / illegal move.
+// or it is not their turn; KindConflict for a finished game, a stale ply
+// or a move taken back since (p.TakenBack); KindInvalid / KindIllegal for
+// a malformed / illegal move.
 func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error) {
 	return db.inGame(ctx, p.GameID, p.UserID, p.Ply, now, func(tx *Tx, g Game, st rules.State, side rules.Side) error {
+		if p.TakenBack != nil && *p.TakenBack != g.TakenBack {
+			return Errorf(KindConflict, "A move was taken back since the page you acted on: the position is not the one you saw. Nothing was changed; here is the current position.")
+		}
 		if side != g.ToMove {
 			return Errorf(KindForbidden, "It is not your turn.")
 		}

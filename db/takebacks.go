@@ -217,7 +217,8 @@ func takeBack(ctx context.Context, tx *Tx, g Game, now time.Time) error {
 	}
 	res := prev.Result()
 	return updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
-		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?, takeback_by = NULL, takeback_declined = NULL`,
+		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?, takeback_by = NULL, takeback_declined = NULL,
+		taken_back = taken_back + 1`,
 		prev.Encode(), g.Ply-1, int(side), lastText, unix(dl), res.Score[0], res.Score[1],
 		seconds(banks[0]), seconds(banks[1]), unix(start), last.TurnPly)
 }

@@ -242,7 +242,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		Message:  message,
 		View:     shown.View(seer),
 		Play: views.Play{
-			GameURL: gameURL, Ply: g.Ply, CSRF: pageOf(c, "").CSRF, Viewer: side, Square: square,
+			GameURL: gameURL, Ply: g.Ply, TakenBack: g.TakenBack, CSRF: pageOf(c, "").CSRF, Viewer: side, Square: square,
 			LastMove: lastClicks, LastMoveText: lastText,
 		},
 	}
@@ -340,7 +340,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 						return views.GamePage{}, err
 					}
 					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
-					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, Move: pending,
+					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, TakenBack: g.TakenBack, Move: pending,
 						Text: logText(ctx, st.Describe(pending, side)), CancelHref: gameURL}
 				} else {
 					if pending != "" && p.Message == "" {
@@ -876,7 +876,15 @@ func (h *gameHandler) move(c echo.Context) error {
 		if move == "" || len(move) > 64 {
 			return db.Errorf(db.KindInvalid, "No move was given.")
 		}
-		_, err := h.db.PlayMove(ctx, db.Play{GameID: id, UserID: uid, Ply: ply, Move: move, Message: c.FormValue("message")}, h.now())
+		play := db.Play{GameID: id, UserID: uid, Ply: ply, Move: move, Message: c.FormValue("message")}
+		if raw := c.FormValue("taken_back"); raw != "" {
+			n, err := strconv.Atoi(raw)
+			if err != nil || n < 0 {
+				return db.Errorf(db.KindInvalid, "The form did not say which position it was made against (taken back).")
+			}
+			play.TakenBack = &n
+		}
+		_, err := h.db.PlayMove(ctx, play, h.now())
 		return err
 	})
 }

@@ -245,6 +245,10 @@ type Play struct {
 	// Confirm: the viewer confirms each move (Confirm moves), so the move
 	// box shows a typed move as pending instead of sending it.
 	Confirm bool
+	// TakenBack is the game's count of moves taken back, sent with each
+	// move so that a page drawn before a takeback cannot move in the
+	// position after it (db.Play.TakenBack).
+	TakenBack int
 }
 
 // IsSelected reports whether click is among the clicks made so far.
@@ -361,6 +365,7 @@ type PendingMove struct {
 	Action     string // "/games/12/move"
 	CSRF       string
 	Ply        int
+	TakenBack  int // the game's count of moves taken back (Play.TakenBack)
 	Move       string
 	Text       string // the move in words, for the viewer
 	CancelHref string
