@@ -161,7 +161,7 @@ func TestBoardsNamedInFrench(t *testing.T) {
 	u, _ := url.Parse(s.URL)
 	for _, tc := range []struct{ game, variant, square, status, label string }{
 		{"trench", "single", `^[a-h][1-8], (Soldat|Sergent|Capitaine|Colonel|Général) (noir|blanc), sélectionner$`, "Aux Noirs de jouer.", "Coup"},
-		{"trenches", "standard", `^[a-j]([1-9]|10), (Char|Soldat) (clair|foncé), sélectionner$`, "Aux Clairs de jouer.", "Coup"},
+		{"trenches", "standard", `^[a-j]([1-9]|10), (Char|Soldat) (clair|sombre), sélectionner$`, "Au tour de Clair.", "Coup"},
 		{"cards", "short", `^Votre main, (As|Roi|Dame|Valet|[2-9]|10) de (cœur|carreau|pique|trèfle)$`, "À vous\u00a0: choisissez une action.", "Coup"},
 	} {
 		id := challenge(t, a, b, tc.game, tc.variant, "0")
