@@ -374,7 +374,7 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		if len(p.Play.Selected) > 0 {
 			p.Play.BackHref = href(l, p.Play.Selected[:len(p.Play.Selected)-1])
 		}
-		p.Legal = trn(c, "%d legal moves for %s.", len(legal), len(legal), names[st.ToMove()])
+		p.Legal = trn(c, "%s legal moves for %s.", len(legal), views.Number(c.Request().Context(), len(legal)), names[st.ToMove()])
 		p.ToMove = tr(c, "%s to move", names[st.ToMove()])
 	default:
 		p.ToMove = boardResult(c.Request().Context(), names, eng, res)
