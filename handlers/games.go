@@ -430,7 +430,7 @@ func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, n
 	case you:
 		p.Clock = views.T(ctx, "You have %s to move.", views.Duration(ctx, cs.Left))
 	default:
-		p.Clock = views.T(ctx, "%s left to move.", views.Duration(ctx, cs.Left))
+		p.Clock = views.TN(ctx, "%s left to move.", views.LeadingCount(cs.Left), views.Duration(ctx, cs.Left))
 	}
 	if g.Clock.Kind == "bank" {
 		p.Banks = views.T(ctx, "Time banks: %s %s · %s %s", names[0], span(ctx, cs.Banks[0]), names[1], span(ctx, cs.Banks[1]))

@@ -77,7 +77,7 @@ func clockText(ctx context.Context, left time.Duration) string {
 	if left <= 0 {
 		return views.T(ctx, "time is up")
 	}
-	return views.T(ctx, "%s left", views.Duration(ctx, left))
+	return views.TN(ctx, "%s left", views.LeadingCount(left), views.Duration(ctx, left))
 }
 
 // dayTime writes a moment as "21 March 13:00" (no year) in the language of

@@ -233,6 +233,19 @@ func Date(ctx context.Context, t time.Time) string {
 	return T(ctx, "%[1]d %[2]s %[3]d", t.Day(), T(ctx, months[t.Month()-1]), t.Year())
 }
 
+// LeadingCount is the number of Duration's first unit for d (3 for "3
+// days 2 hours", 1 for "1 hour"): the count that agrees with a verb
+// before the span in some languages ("resta 1 dia", "restam 3 dias").
+func LeadingCount(d time.Duration) int {
+	switch {
+	case d >= 24*time.Hour:
+		return int(d / (24 * time.Hour))
+	case d >= time.Hour:
+		return int(d / time.Hour)
+	}
+	return max(int(d/time.Minute), 1)
+}
+
 // Duration writes a positive span of time on a clock in the language of
 // ctx, to its two largest units, the second left out when zero: "2 days
 // 3 hours", "3 days", "5 hours 10 minutes", "1 minute" (never less than a

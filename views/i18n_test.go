@@ -354,3 +354,25 @@ func TestMatchLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeLeftAgreesWithItsCount: the verb before a span of time agrees
+// with the span's first number where the language wants it.
+func TestTimeLeftAgreesWithItsCount(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		d    time.Duration
+		want string
+	}{
+		{"pt", 24 * time.Hour, "resta 1 dia"},
+		{"pt", 3*24*time.Hour + 2*time.Hour, "restam 3 dias 2 horas"},
+		{"es", time.Hour + 5*time.Minute, "queda 1 hora 5 minutos"},
+		{"es", 2 * time.Hour, "quedan 2 horas"},
+		{"en", 24 * time.Hour, "1 day left"},
+		{"en", 90 * time.Second, "1 minute left"},
+	} {
+		ctx := WithLang(context.Background(), c.lang)
+		if got := TN(ctx, "%s left", LeadingCount(c.d), Duration(ctx, c.d)); got != c.want {
+			t.Errorf("%s, %v: %q, want %q", c.lang, c.d, got, c.want)
+		}
+	}
+}
