@@ -100,6 +100,8 @@ func TestBrowserAxe(t *testing.T) {
 	playRandom(t, s, trenchesMid, 6)
 	cardsMid := startRated(t, s, "alice", "bob", "cards", "short")
 	playRandom(t, s, cardsMid, 5)
+	trenchesDone := finishByResign(t, s, "alice", "bob", "alice", "trenches", "standard", 8)
+	cardsDone := finishByResign(t, s, "alice", "bob", "bob", "cards", "short", 6)
 	tournament := organise(t, bob, url.Values{"name": {"Spring cup"}, "game": {"trench:match"}, "format": {"roundrobin"},
 		"min": {"4"}, "max": {"4"}, "days": {"3"}, "starts": {""}})
 	tournamentAct(t, bob, tournament, "join")
@@ -119,6 +121,8 @@ func TestBrowserAxe(t *testing.T) {
 		{"TRENCH game finished", fmt.Sprintf("/games/%d", finished.ID), player},
 		{"Trenches game in progress", fmt.Sprintf("/games/%d", trenchesMid), player},
 		{"card table", fmt.Sprintf("/games/%d", cardsMid), player},
+		{"Trenches game finished", fmt.Sprintf("/games/%d", trenchesDone.ID), player},
+		{"card game finished", fmt.Sprintf("/games/%d", cardsDone.ID), player},
 		{"archive", "/archive", player},
 		{"review at an earlier ply", fmt.Sprintf("/games/%d?ply=3", finished.ID), player},
 		{"profile", "/players/alice", player},
