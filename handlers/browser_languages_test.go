@@ -1,24 +1,44 @@
 package handlers_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/trench-games/trench/rules/cards"
 )
 
 // TestBrowserLanguages: with JavaScript off, a visitor and a player each
 // choose each language of the site in the footer's menu; the start page,
 // the rules and (for the player) the settings page then say so in their
 // lang attribute (for screen readers and spelling) and in the words of
-// the navigation bar, the footer and the page.
+// the navigation bar, the footer and the page; and every other kind of
+// page (the challenge form, each game mid-game and finished, the review,
+// archive, profile, rules, leaderboard, players, tournaments) is in the
+// chosen language, with no English word left.
 func TestBrowserLanguages(t *testing.T) {
 	needChromium(t)
 	s := startServer(t, "", nil)
 	visitor := newTabWithin(t, s, false, 4*time.Minute)
-	player := newTabWithin(t, s, false, 4*time.Minute)
+	player := newTabWithin(t, s, false, 6*time.Minute)
 	player.signUp("alice")
+	bob := s.newClient(t)
+	bob.SignUp("bob")
+	trench := startRated(t, s, "alice", "bob", "trench", "single")
+	playRandom(t, s, trench, 6)
+	trenches := startRated(t, s, "alice", "bob", "trenches", "standard")
+	playRandom(t, s, trenches, 4)
+	card := startRated(t, s, "alice", "bob", "cards", cards.VariantShort)
+	playRandom(t, s, card, 3)
+	done := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 8)
+	// Every other kind of page, read by the player in each language.
+	pages := []string{"/challenges/new", "/archive", "/players/bob", "/rules/trench", "/rules/trenches",
+		"/rules/cards", "/leaderboard/trench", "/players", "/tournaments",
+		fmt.Sprintf("/games/%d", trench), fmt.Sprintf("/games/%d", trenches), fmt.Sprintf("/games/%d", card),
+		fmt.Sprintf("/games/%d", done.ID), fmt.Sprintf("/games/%d?ply=3", done.ID)}
 
 	// The words a person reads in each language: the navigation bar's
 	// links, the footer's label and button, and the settings page's
@@ -88,6 +108,35 @@ func TestBrowserLanguages(t *testing.T) {
 		}
 		if got := player.attr(`#settings-language option[selected]`, "value"); got != w.lang {
 			t.Errorf("the settings page in %s shows %q as the chosen language", w.lang, got)
+		}
+		for _, path := range pages {
+			player.open(path)
+			if got := player.attr("html", "lang"); got != w.lang {
+				t.Errorf("%s in %s: html lang=%q", path, w.lang, got)
+			}
+			if w.lang == "en" {
+				continue
+			}
+			// What the page shows and names, without notation, code and
+			// the players' names.
+			text, err := chromedp.Run(player.ctx, chromedp.Evaluate[string](`(() => {
+				const body = document.body.cloneNode(true);
+				body.querySelectorAll("script, style, code, [lang], .notation, [hidden]").forEach(e => e.remove());
+				let text = body.textContent;
+				document.querySelectorAll("[aria-label], [title], [placeholder], [alt]").forEach(e => {
+					for (const a of ["aria-label", "title", "placeholder", "alt"]) {
+						if (e.hasAttribute(a)) text += " " + e.getAttribute(a);
+					}
+				});
+				return text.replaceAll("alice", "").replaceAll("bob", "").split(/\s+/).join(" ");
+			})()`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if loc := englishWords.FindStringIndex(text); loc != nil {
+				from, to := max(loc[0]-40, 0), min(loc[1]+40, len(text))
+				t.Errorf("%s in %s: English left: …%s…", path, w.lang, text[from:to])
+			}
 		}
 	}
 }
