@@ -61,7 +61,7 @@ func tooMany(what string, d time.Duration) error {
 type waitSpan time.Duration
 
 // String writes w in English: "1 second", "40 seconds", "3 minutes".
-func (w waitSpan) String() string { return waitText(time.Duration(w)) }
+func (w waitSpan) String() string { return w.text(context.Background()) }
 
 // text writes w in the language of ctx: "40 secondes".
 func (w waitSpan) text(ctx context.Context) string {
@@ -71,15 +71,6 @@ func (w waitSpan) text(ctx context.Context) string {
 	}
 	n := int(math.Ceil(time.Duration(w).Minutes()))
 	return views.TN(ctx, "%d minutes", n, n)
-}
-
-// waitText writes a wait for people: "1 second", "40 seconds", "3 minutes".
-func waitText(d time.Duration) string {
-	if d < time.Minute {
-		n := max(1, int(math.Ceil(d.Seconds())))
-		return plural(n, "second")
-	}
-	return plural(int(math.Ceil(d.Minutes())), "minute")
 }
 
 // keyedRate is a token bucket (golang.org/x/time/rate) per key.

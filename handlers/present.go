@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -101,15 +100,6 @@ func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatu
 		return views.T(ctx, "You are on vacation until %s; %s on the clock", until, clock)
 	}
 	return views.T(ctx, "%s is on vacation until %s; %s on the clock", who, until, clock)
-}
-
-// plural writes n and unit in English ("1 day", "3 days"); pages in other
-// languages use views.TN.
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return strconv.Itoa(n) + " " + unit + "s"
 }
 
 // span writes a duration in days and hours ("7 days 12 hours", "1 day",
