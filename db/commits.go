@@ -87,9 +87,13 @@ type writeLog struct {
 	gameGen     atomic.Uint64
 	vacationGen atomic.Uint64
 	ratingGen   atomic.Uint64
-	// gamesChanged is the game cache's invalidation, called after each
-	// commit that changed games, before the observers.
-	gamesChanged func(ids []int64)
+	// gamesChanged keeps the game cache right, called after each commit
+	// that changed games, before the observers: the games ids are
+	// forgotten, or replaced by what the transaction knew of them as it
+	// committed (fresh; gen is gameGen before the commit).
+	gamesChanged func(ids []int64, fresh map[int64]*freshGame, gen uint64)
+	// commitMu orders the commits with their announcements (Tx.commit).
+	commitMu sync.Mutex
 
 	obsMu   sync.RWMutex
 	gameObs []func(gameIDs ...int64)
@@ -199,7 +203,7 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 }
 
 // committed calls the observers with what a committed transaction changed.
-func (l *writeLog) committed(games, tournaments []int64, wide uint8) {
+func (l *writeLog) committed(games, tournaments []int64, wide uint8, fresh map[int64]*freshGame, fromGen uint64) {
 	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)
 	}
@@ -213,7 +217,7 @@ func (l *writeLog) committed(games, tournaments []int64, wide uint8) {
 		l.ratingGen.Add(1)
 	}
 	if len(games) > 0 && l.gamesChanged != nil {
-		l.gamesChanged(games)
+		l.gamesChanged(games, fresh, fromGen)
 	}
 	if len(games) == 0 && len(tournaments) == 0 {
 		return

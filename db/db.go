@@ -155,7 +155,7 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	r.SetMaxIdleConns(n)
 	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
-	log.gamesChanged = db.gameCache.forget
+	log.gamesChanged = db.gameCache.committed
 	v, err := db.dataVersion(ctx)
 	if err != nil {
 		r.Close()

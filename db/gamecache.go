@@ -14,8 +14,10 @@ const maxCachedGames = 20_000
 // of the games being played (a move's answer, the opponent's live update,
 // a click selecting a unit) cost no query. It is kept right in one place:
 // after every committed transaction, the games whose rows it changed are
-// forgotten (writeLog.gamesChanged, the same point that feeds
-// OnGameCommit), and a wide change (a player's name, a match, a
+// forgotten, or replaced by what the transaction itself read of them last
+// (writeLog.gamesChanged, the same point that feeds OnGameCommit; a
+// move's transaction leaves its game and moves remembered, so its answer
+// and the opponent's update read nothing), and a wide change (a player's name, a match, a
 // tournament, another process's commit) moves writeLog.gameGen on, which
 // empties it. A value read from SQLite is kept only if nothing it was read
 // under changed meanwhile; the ply-guarded write transaction never reads
@@ -61,27 +63,68 @@ func (c *gameCache) at(gen uint64) bool {
 	return c.gen == gen
 }
 
-// forget drops what is remembered of games ids (after their commit).
-func (c *gameCache) forget(ids []int64) {
+// committed keeps the cache right after a commit that changed games ids:
+// each is forgotten, then, when fresh holds what the transaction knew of
+// it as committed, remembered again: the row read last in the
+// transaction, and the moves remembered before with the ones the
+// transaction appended when they continue them. Only at the generation
+// the transaction committed under (gen, before its commit): a wide change
+// since empties the cache at its next read anyway. Commits are announced
+// in their order (Tx.commit), so a fresh value never replaces a newer one.
+func (c *gameCache) committed(ids []int64, fresh map[int64]*freshGame, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	keep := len(fresh) > 0 && c.gen == gen && c.games != nil
 	for _, id := range ids {
+		var before []Move
+		var hadMoves bool
 		if e := c.games[id]; e != nil {
+			before, hadMoves = e.moves, e.hasMoves
 			e.ver++
 			e.game, e.hasGame, e.moves, e.hasMoves = Game{}, false, nil, false
 		}
-		p, ok := c.players[id]
-		if !ok {
-			clear(c.users)
+		c.forgetPlayers(id)
+		f := fresh[id]
+		if !keep || f == nil {
 			continue
 		}
-		for _, uid := range p {
-			if u := c.users[uid]; u != nil {
-				u.ver++
-				u.hasTurns, u.next = false, nil
-			}
+		e, _ := c.entry(id, gen)
+		if f.hasGame {
+			e.game, e.hasGame = f.game, true
+			c.rememberPlayers(f.game)
+		}
+		if len(f.moves) > 0 && hadMoves && len(before) == f.from &&
+			(f.from == 0 || before[len(before)-1].Ply == f.from) {
+			e.moves, e.hasMoves = append(slices.Clip(before), f.moves...), true
 		}
 	}
+}
+
+// forgetPlayers drops what the navigation remembers of game id's players
+// (all of it when they are not known: a new game) (the caller holds mu).
+func (c *gameCache) forgetPlayers(id int64) {
+	p, ok := c.players[id]
+	if !ok {
+		clear(c.users)
+		return
+	}
+	for _, uid := range p {
+		if u := c.users[uid]; u != nil {
+			u.ver++
+			u.hasTurns, u.next = false, nil
+		}
+	}
+}
+
+// rememberPlayers notes g's two players (the caller holds mu).
+func (c *gameCache) rememberPlayers(g Game) {
+	if _, ok := c.players[g.ID]; ok {
+		return
+	}
+	if c.players == nil || len(c.players) >= 4*maxCachedGames {
+		c.players = map[int64][2]int64{}
+	}
+	c.players[g.ID] = [2]int64{g.Side[0].ID, g.Side[1].ID}
 }
 
 // user returns userID's entry and its version under gen, creating it; nil
@@ -213,12 +256,7 @@ func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
 			if c.kept(id, e, ver, gen) {
 				e.game, e.hasGame = g, true
 			}
-			if _, ok := c.players[id]; !ok {
-				if c.players == nil || len(c.players) >= 4*maxCachedGames {
-					c.players = map[int64][2]int64{}
-				}
-				c.players[id] = [2]int64{g.Side[0].ID, g.Side[1].ID}
-			}
+			c.rememberPlayers(g)
 		}
 	}, func() (Game, error) { return gameByID(ctx, db.read, id) })
 }

@@ -249,3 +249,104 @@ func TestRememberedRatingsFollowRatedGames(t *testing.T) {
 		t.Fatalf("the second game's page still shows the ratings before the first ended: %+v", r.Current)
 	}
 }
+
+// TestRememberedGameIsTheStoredOne: after each kind of write to a game,
+// what its page reads from memory (the move's own transaction leaves the
+// game and its moves remembered) is what SQLite holds, as a server started
+// afresh on the same file reads it: a move, a move with the planned reply
+// played in the same transaction, a takeback, a resignation.
+func TestRememberedGameIsTheStoredOne(t *testing.T) {
+	ctx := context.Background()
+	store, path := open(t)
+	g, _, _ := takebackGame(t, store, "trenches", "standard", false, "on", db.TimeControl{})
+	now := t0
+	read := func(store *db.DB) (db.Game, []db.Move) {
+		t.Helper()
+		g, err := store.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := store.Moves(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g, ms
+	}
+	check := func(what string, ply int) db.Game {
+		t.Helper()
+		got, ms := read(store)
+		fresh, err := db.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fresh.Close()
+		want, wms := read(fresh)
+		if got != want {
+			t.Fatalf("after %s, the remembered game differs from the stored one:\n%+v\n%+v", what, got, want)
+		}
+		if len(ms) != len(wms) || len(ms) != ply || want.Ply != ply {
+			t.Fatalf("after %s: %d moves remembered, %d stored, ply %d; want %d", what, len(ms), len(wms), want.Ply, ply)
+		}
+		for i := range ms {
+			if ms[i].Ply != wms[i].Ply || ms[i].Side != wms[i].Side || ms[i].Move != wms[i].Move || !ms[i].CreatedAt.Equal(wms[i].CreatedAt) {
+				t.Fatalf("after %s, move %d remembered as %+v, stored as %+v", what, i+1, ms[i], wms[i])
+			}
+		}
+		return got
+	}
+	play := func(g db.Game, move string) db.Game {
+		t.Helper()
+		now = now.Add(time.Minute)
+		if _, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: g.Side[g.ToMove].ID, Ply: g.Ply, Move: move}, now); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	legal := func(g db.Game) (rules.State, []string) {
+		t.Helper()
+		st, err := g.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, st.Legal(g.ToMove)
+	}
+
+	g = check("the start", 0)
+	_, ms := legal(g)
+	play(g, ms[0])
+	g = check("a move", 1)
+
+	// The player waiting plans a reply to the next move: both are played
+	// in the move's transaction.
+	st, ms := legal(g)
+	next, err := st.Apply(ms[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := next.Legal(next.ToMove())[0]
+	if err := store.SetPlan(ctx, g.ID, g.Side[1-g.ToMove].ID, g.Ply, [][]string{{ms[0], reply}}, now); err != nil {
+		t.Fatal(err)
+	}
+	play(g, ms[0])
+	g = check("a move and its planned reply", 3)
+
+	// The last mover takes the reply back.
+	mover := g.Side[1-g.ToMove].ID
+	if _, err := store.AskTakeback(ctx, g.ID, mover, g.Ply, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.AnswerTakeback(ctx, g.ID, g.Side[g.ToMove].ID, g.Ply, true, now); err != nil {
+		t.Fatal(err)
+	}
+	g = check("a takeback", 2)
+	_, ms = legal(g)
+	play(g, ms[len(ms)-1])
+	g = check("a move after the takeback", 3)
+
+	if _, err := store.Resign(ctx, g.ID, g.Side[g.ToMove].ID, g.Ply, now); err != nil {
+		t.Fatal(err)
+	}
+	if g = check("a resignation", 3); !g.Finished() {
+		t.Fatalf("after the resignation the game is %s", g.Status)
+	}
+}

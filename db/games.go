@@ -426,6 +426,7 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		g.ID, ply, int(side), move, unix(now), seconds(g.Bank[side]), unix(g.TurnStarted), g.TurnPly); err != nil {
 		return nil, fmt.Errorf("db: insert move: %w", err)
 	}
+	tx.moveAppended(g.ID, Move{Ply: ply, Side: side, Move: move, CreatedAt: fromUnix(unix(now))})
 	if err := messageWithMove(ctx, tx, g, side, ply, message, now); err != nil {
 		return nil, err
 	}
@@ -575,6 +576,7 @@ func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Ti
 	if err != nil {
 		return Game{}, err
 	}
+	tx.gameRead(g)
 	return g, tx.Commit()
 }
 

@@ -123,6 +123,47 @@ type Tx struct {
 	missed   []string
 	onCommit *commitObserver // nil: commits are not timed
 	log      *writeLog       // what the transaction changed, announced after its commit
+	// fresh is what the transaction knows of games as its commit leaves
+	// them (their rows read last, the moves it appended), by game id:
+	// the game cache takes it after the commit instead of reading again.
+	fresh map[int64]*freshGame
+}
+
+// freshGame is what a write transaction knows of one game as it commits.
+type freshGame struct {
+	game    Game // the row as read after the transaction's last write to it
+	hasGame bool
+	from    int    // the ply before the first move appended
+	moves   []Move // the moves appended, in order
+}
+
+func (tx *Tx) freshOf(id int64) *freshGame {
+	if tx.fresh == nil {
+		tx.fresh = map[int64]*freshGame{}
+	}
+	f := tx.fresh[id]
+	if f == nil {
+		f = &freshGame{from: -1}
+		tx.fresh[id] = f
+	}
+	return f
+}
+
+// gameRead notes g as the row of its game after the transaction's last
+// write to it (nothing may write the game after this in the transaction).
+func (tx *Tx) gameRead(g Game) {
+	f := tx.freshOf(g.ID)
+	f.game, f.hasGame = g, true
+}
+
+// moveAppended notes move m appended to game id, whose ply was before
+// (m.Ply-1); m.CreatedAt as stored (whole seconds).
+func (tx *Tx) moveAppended(id int64, m Move) {
+	f := tx.freshOf(id)
+	if f.from < 0 {
+		f.from = m.Ply - 1
+	}
+	f.moves = append(f.moves, m)
 }
 
 func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -138,18 +179,30 @@ func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 // OnTournamentCommit observers what it changed and prepares the statements
 // it missed.
 func (tx *Tx) Commit() error {
+	err := tx.commit()
+	tx.prepareMissed()
+	return err
+}
+
+// commit commits and announces the commit. The announcements of two
+// commits never cross: the next transaction's commit waits until this
+// one's observers have run, so the game cache takes the transactions'
+// fresh values in the order SQLite committed them.
+func (tx *Tx) commit() error {
+	tx.log.commitMu.Lock()
+	defer tx.log.commitMu.Unlock()
 	// Taken while the transaction still holds the connection: once it has
 	// committed, the next transaction may start writing to the log.
 	games, tournaments, wide := tx.log.take()
+	gen := tx.log.gameGen.Load()
 	start := time.Now()
 	err := tx.Tx.Commit()
 	if tx.onCommit != nil && err == nil {
 		(*tx.onCommit)(time.Since(start))
 	}
 	if err == nil {
-		tx.log.committed(games, tournaments, wide)
+		tx.log.committed(games, tournaments, wide, tx.fresh, gen)
 	}
-	tx.prepareMissed()
 	return err
 }
 
