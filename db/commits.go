@@ -44,8 +44,9 @@ const (
 	// writeLog.accountGen on.
 	changedAccounts uint8 = 1 << iota
 	// changedGamesWide: what a remembered game shows besides its own row
-	// (the players' names, its match, its tournament); moves
-	// writeLog.gameGen on.
+	// and its match's (the players' names, its tournament); moves
+	// writeLog.gameGen on. A match's row is not a wide change: the game
+	// cache forgets that match and its games (writeLog.matches).
 	changedGamesWide
 	// changedVacations: the players' vacations, which stop the clocks;
 	// moves writeLog.vacationGen on.
@@ -63,7 +64,6 @@ var wideTables = map[string]uint8{
 	"challenges":  changedRatings,
 	"sessions":    changedAccounts,
 	"settings":    changedAccounts,
-	"matches":     changedGamesWide,
 	"tournaments": changedGamesWide,
 	"vacations":   changedVacations,
 }
@@ -77,7 +77,8 @@ type writeLog struct {
 	mu          sync.Mutex
 	games       map[int64]struct{}
 	tournaments map[int64]struct{}
-	wide        uint8 // changedAccounts, changedGamesWide
+	matches     map[int64]struct{} // for the game cache only
+	wide        uint8              // changedAccounts, changedGamesWide
 
 	// accountGen and gameGen count the committed transactions that made
 	// a wide change of their kind (and the commits of other processes):
@@ -88,10 +89,11 @@ type writeLog struct {
 	vacationGen atomic.Uint64
 	ratingGen   atomic.Uint64
 	// gamesChanged keeps the game cache right, called after each commit
-	// that changed games, before the observers: the games ids are
-	// forgotten, or replaced by what the transaction knew of them as it
-	// committed (fresh; gen is gameGen before the commit).
-	gamesChanged func(ids []int64, fresh map[int64]*freshGame, gen uint64)
+	// that changed games or matches, before the observers: the matches
+	// and their games are forgotten, the games ids forgotten or replaced
+	// by what the transaction knew of them as it committed (fresh; gen is
+	// gameGen before the commit).
+	gamesChanged func(ids, matchIDs []int64, fresh map[int64]*freshGame, gen uint64)
 	// commitMu orders the commits with their announcements (Tx.commit).
 	commitMu sync.Mutex
 
@@ -101,7 +103,7 @@ type writeLog struct {
 }
 
 func newWriteLog(logger *slog.Logger) *writeLog {
-	return &writeLog{logger: logger, games: map[int64]struct{}{}, tournaments: map[int64]struct{}{}}
+	return &writeLog{logger: logger, games: map[int64]struct{}{}, tournaments: map[int64]struct{}{}, matches: map[int64]struct{}{}}
 }
 
 // record is the pre-update hook: it notes the game or tournament a row
@@ -112,20 +114,21 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 		l.wide |= w
 		l.mu.Unlock()
 	}
+	if d.TableName == "matches" && d.DatabaseName == "main" {
+		l.mu.Lock()
+		for _, id := range rowIDs(d) {
+			l.matches[id] = struct{}{}
+		}
+		l.mu.Unlock()
+		return
+	}
 	t, ok := pageTables[d.TableName]
 	if !ok || d.DatabaseName != "main" {
 		return
 	}
 	var ids []int64
 	if t.col < 0 {
-		switch d.Op {
-		case sqlite3.SQLITE_INSERT:
-			ids = append(ids, d.NewRowID)
-		case sqlite3.SQLITE_DELETE:
-			ids = append(ids, d.OldRowID)
-		default:
-			ids = append(ids, d.OldRowID, d.NewRowID)
-		}
+		ids = rowIDs(d)
 	} else {
 		row := make([]any, t.col+1)
 		var err error
@@ -164,6 +167,18 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	}
 }
 
+// rowIDs returns the rowids of the row a change is about (before and
+// after an update).
+func rowIDs(d sqlite.SQLitePreUpdateData) []int64 {
+	switch d.Op {
+	case sqlite3.SQLITE_INSERT:
+		return []int64{d.NewRowID}
+	case sqlite3.SQLITE_DELETE:
+		return []int64{d.OldRowID}
+	}
+	return []int64{d.OldRowID, d.NewRowID}
+}
+
 // mark records a wide change the hook cannot see (a WITHOUT ROWID table).
 func (l *writeLog) mark(w uint8) {
 	l.mu.Lock()
@@ -177,16 +192,25 @@ func (l *writeLog) reset() {
 	defer l.mu.Unlock()
 	clear(l.games)
 	clear(l.tournaments)
+	clear(l.matches)
 	l.wide = 0
 }
 
-// take returns the ids collected so far, ascending, and the wide changes,
-// and forgets them.
-func (l *writeLog) take() (games, tournaments []int64, wide uint8) {
+// changes is what a transaction changed: the ids of the games,
+// tournaments and matches whose rows it wrote, ascending, and its wide
+// changes.
+type changes struct {
+	games, tournaments, matches []int64
+	wide                        uint8
+}
+
+// take returns what was collected so far, and forgets it.
+func (l *writeLog) take() changes {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	wide, l.wide = l.wide, 0
-	return sortedKeys(l.games), sortedKeys(l.tournaments), wide
+	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide}
+	l.wide = 0
+	return ch
 }
 
 func sortedKeys(m map[int64]struct{}) []int64 {
@@ -203,7 +227,8 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 }
 
 // committed calls the observers with what a committed transaction changed.
-func (l *writeLog) committed(games, tournaments []int64, wide uint8, fresh map[int64]*freshGame, fromGen uint64) {
+func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64) {
+	games, tournaments, wide := ch.games, ch.tournaments, ch.wide
 	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)
 	}
@@ -216,8 +241,8 @@ func (l *writeLog) committed(games, tournaments []int64, wide uint8, fresh map[i
 	if wide&changedRatings != 0 {
 		l.ratingGen.Add(1)
 	}
-	if len(games) > 0 && l.gamesChanged != nil {
-		l.gamesChanged(games, fresh, fromGen)
+	if (len(games) > 0 || len(ch.matches) > 0) && l.gamesChanged != nil {
+		l.gamesChanged(games, ch.matches, fresh, gen)
 	}
 	if len(games) == 0 && len(tournaments) == 0 {
 		return

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"sync"
+
+	"github.com/trench-games/trench/rules"
 )
 
 // maxCachedGames bounds the games remembered at once; past it the cache
@@ -17,7 +19,8 @@ const maxCachedGames = 20_000
 // forgotten, or replaced by what the transaction itself read of them last
 // (writeLog.gamesChanged, the same point that feeds OnGameCommit; a
 // move's transaction leaves its game and moves remembered, so its answer
-// and the opponent's update read nothing), and a wide change (a player's name, a match, a
+// and the opponent's update read nothing); a change of a match's row
+// forgets the match and its games; and a wide change (a player's name, a
 // tournament, another process's commit) moves writeLog.gameGen on, which
 // empties it. A value read from SQLite is kept only if nothing it was read
 // under changed meanwhile; the ply-guarded write transaction never reads
@@ -27,22 +30,25 @@ type gameCache struct {
 	gen     uint64
 	games   map[int64]*cachedGame
 	matches map[int64]Match
-	// users holds what a player's navigation reads of their games (the
-	// count waiting for their move, the next one): forgotten when a game
-	// of theirs changes, and all of it when a game whose players are not
-	// known changes (a new game).
+	// matchVer moves on each time a match is forgotten: a match read
+	// before is not kept.
+	matchVer uint64
+	// users holds what a player's navigation reads of their games (those
+	// waiting for their move: how many, the next one): updated when a
+	// game of theirs commits with its fresh row, else forgotten, and all
+	// of it when a game whose players are not known changes (a new game).
 	users map[int64]*cachedUser
 	// players are the two players of each game read (they never change).
 	players map[int64][2]int64
 }
 
-// cachedUser is one player's games as the navigation sees them; ver moves
-// on each time they are forgotten.
+// cachedUser is one player's games as the navigation sees them: those
+// waiting for their move (has: known), by id, with their deadline (unix
+// seconds); ver moves on at each change.
 type cachedUser struct {
-	ver      uint64
-	turns    int
-	hasTurns bool
-	next     map[int64]int64 // NextWaiting by the game excepted
+	ver     uint64
+	waiting map[int64]int64
+	has     bool
 }
 
 // cachedGame is one game: ver moves on each time the game is forgotten.
@@ -63,17 +69,30 @@ func (c *gameCache) at(gen uint64) bool {
 	return c.gen == gen
 }
 
-// committed keeps the cache right after a commit that changed games ids:
-// each is forgotten, then, when fresh holds what the transaction knew of
+// committed keeps the cache right after a commit that changed games ids
+// and matches matchIDs: each match is forgotten with its games; each game
+// is forgotten, then, when fresh holds what the transaction knew of
 // it as committed, remembered again: the row read last in the
 // transaction, and the moves remembered before with the ones the
 // transaction appended when they continue them. Only at the generation
 // the transaction committed under (gen, before its commit): a wide change
 // since empties the cache at its next read anyway. Commits are announced
 // in their order (Tx.commit), so a fresh value never replaces a newer one.
-func (c *gameCache) committed(ids []int64, fresh map[int64]*freshGame, gen uint64) {
+func (c *gameCache) committed(ids, matchIDs []int64, fresh map[int64]*freshGame, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(matchIDs) > 0 {
+		c.matchVer++
+	}
+	for _, mid := range matchIDs {
+		delete(c.matches, mid)
+		for _, e := range c.games {
+			if e.hasGame && e.game.MatchID == mid {
+				e.ver++
+				e.game, e.hasGame, e.moves, e.hasMoves = Game{}, false, nil, false
+			}
+		}
+	}
 	keep := len(fresh) > 0 && c.gen == gen && c.games != nil
 	for _, id := range ids {
 		var before []Move
@@ -83,8 +102,12 @@ func (c *gameCache) committed(ids []int64, fresh map[int64]*freshGame, gen uint6
 			e.ver++
 			e.game, e.hasGame, e.moves, e.hasMoves = Game{}, false, nil, false
 		}
-		c.forgetPlayers(id)
 		f := fresh[id]
+		if keep && f != nil && f.hasGame {
+			c.waitingMoved(f.game)
+		} else {
+			c.forgetPlayers(id)
+		}
 		if !keep || f == nil {
 			continue
 		}
@@ -111,7 +134,27 @@ func (c *gameCache) forgetPlayers(id int64) {
 	for _, uid := range p {
 		if u := c.users[uid]; u != nil {
 			u.ver++
-			u.hasTurns, u.next = false, nil
+			u.waiting, u.has = nil, false
+		}
+	}
+}
+
+// waitingMoved updates the players' remembered games waiting for their
+// move with game g as committed (the caller holds mu).
+func (c *gameCache) waitingMoved(g Game) {
+	for side, p := range g.Side {
+		u := c.users[p.ID]
+		if u == nil {
+			continue
+		}
+		u.ver++
+		if !u.has {
+			continue
+		}
+		if g.Status == "active" && g.ToMove == rules.Side(side) {
+			u.waiting[g.ID] = unix(g.Deadline)
+		} else {
+			delete(u.waiting, g.ID)
 		}
 	}
 }
@@ -173,48 +216,54 @@ func readThrough[T any](mu *sync.Mutex, lookup func() (v T, ok bool, keep func(T
 	return v, nil
 }
 
-// cachedTurnCount is readTurnCount through the cache.
-func (db *DB) cachedTurnCount(ctx context.Context, userID int64) (int, error) {
+// userWaiting returns what of computes from userID's active games
+// waiting for their move (game id → deadline, unix seconds; of must not
+// keep the map), remembered: the values pass through the cache as in
+// readThrough.
+func userWaiting[T any](ctx context.Context, db *DB, userID int64, of func(waiting map[int64]int64) T) (T, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
-	return readThrough(&c.mu, func() (int, bool, func(int)) {
-		u, ver := c.user(userID, gen)
-		switch {
-		case u == nil:
-			return 0, false, nil
-		case u.hasTurns:
-			return u.turns, true, nil
+	c.mu.Lock()
+	u, ver := c.user(userID, gen)
+	if u != nil && u.has {
+		v := of(u.waiting)
+		c.mu.Unlock()
+		return v, nil
+	}
+	c.mu.Unlock()
+	w, err := db.readWaiting(ctx, userID)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v := of(w)
+	if u != nil {
+		c.mu.Lock()
+		if c.userKept(userID, u, ver, gen) {
+			u.waiting, u.has = w, true
 		}
-		return 0, false, func(n int) {
-			if c.userKept(userID, u, ver, gen) {
-				u.turns, u.hasTurns = n, true
-			}
-		}
-	}, func() (int, error) { return db.readTurnCount(ctx, userID) })
+		c.mu.Unlock()
+	}
+	return v, nil
 }
 
-// cachedNextWaiting is readNextWaiting through the cache.
+// cachedTurnCount is TurnCount through the cache.
+func (db *DB) cachedTurnCount(ctx context.Context, userID int64) (int, error) {
+	return userWaiting(ctx, db, userID, func(w map[int64]int64) int { return len(w) })
+}
+
+// cachedNextWaiting is NextWaiting through the cache: the earliest
+// deadline, then the lowest id.
 func (db *DB) cachedNextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
-	c := &db.gameCache
-	gen := db.log.gameGen.Load()
-	return readThrough(&c.mu, func() (int64, bool, func(int64)) {
-		u, ver := c.user(userID, gen)
-		if u == nil {
-			return 0, false, nil
-		}
-		if id, ok := u.next[exceptID]; ok {
-			return id, true, nil
-		}
-		return 0, false, func(id int64) {
-			if !c.userKept(userID, u, ver, gen) {
-				return
+	return userWaiting(ctx, db, userID, func(w map[int64]int64) int64 {
+		var next, at int64
+		for id, dl := range w {
+			if id != exceptID && (next == 0 || dl < at || dl == at && id < next) {
+				next, at = id, dl
 			}
-			if u.next == nil || len(u.next) >= 64 {
-				u.next = map[int64]int64{}
-			}
-			u.next[exceptID] = id
 		}
-	}, func() (int64, error) { return db.readNextWaiting(ctx, userID, exceptID) })
+		return next
+	})
 }
 
 // entry returns game id's entry and its version under gen, creating it;
@@ -282,30 +331,28 @@ func (db *DB) cachedMoves(ctx context.Context, id int64) ([]Move, error) {
 	}, func() ([]Move, error) { return db.readMoves(ctx, id) })
 }
 
-// cachedMatch is readMatch through the cache: a match changes only with a
-// wide change (its row, its tournament, its players' names).
+// cachedMatch is readMatch through the cache: a match changes with its
+// row (committed forgets it) and with a wide change (its tournament, its
+// players' names).
 func (db *DB) cachedMatch(ctx context.Context, id int64) (Match, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
-	c.mu.Lock()
-	if c.at(gen) {
+	return readThrough(&c.mu, func() (Match, bool, func(Match)) {
+		if !c.at(gen) {
+			return Match{}, false, nil
+		}
 		if m, ok := c.matches[id]; ok {
-			c.mu.Unlock()
-			return m, nil
+			return m, true, nil
 		}
-	}
-	c.mu.Unlock()
-	m, err := db.readMatch(ctx, id)
-	if err != nil {
-		return m, err
-	}
-	c.mu.Lock()
-	if c.at(gen) {
-		if len(c.matches) >= maxCachedGames {
-			clear(c.matches)
+		ver := c.matchVer
+		return Match{}, false, func(m Match) {
+			if c.gen != gen || c.matchVer != ver {
+				return
+			}
+			if len(c.matches) >= maxCachedGames {
+				clear(c.matches)
+			}
+			c.matches[id] = m
 		}
-		c.matches[id] = m
-	}
-	c.mu.Unlock()
-	return m, nil
+	}, func() (Match, error) { return db.readMatch(ctx, id) })
 }

@@ -254,12 +254,25 @@ func TestRememberedRatingsFollowRatedGames(t *testing.T) {
 // what its page reads from memory (the move's own transaction leaves the
 // game and its moves remembered) is what SQLite holds, as a server started
 // afresh on the same file reads it: a move, a move with the planned reply
-// played in the same transaction, a takeback, a resignation.
+// played in the same transaction, a takeback, a resignation; and so are
+// its match and the players' counts of games waiting for their move and
+// the next one.
 func TestRememberedGameIsTheStoredOne(t *testing.T) {
 	ctx := context.Background()
 	store, path := open(t)
-	g, _, _ := takebackGame(t, store, "trenches", "standard", false, "on", db.TimeControl{})
+	g, ann, bob := takebackGame(t, store, "trenches", "standard", false, "on", db.TimeControl{})
 	now := t0
+	// A second game between them, with a shorter time per move: the next
+	// game waiting for a player's move is the one with the earlier
+	// deadline.
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: bob.ID, Opponent: ann.Name, Game: "trench", Variant: "single", Color: "0", DaysPerMove: 14}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := store.AcceptChallenge(ctx, c.ID, ann.ID, 7, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	read := func(store *db.DB) (db.Game, []db.Move) {
 		t.Helper()
 		g, err := store.Game(ctx, g.ID)
@@ -281,6 +294,42 @@ func TestRememberedGameIsTheStoredOne(t *testing.T) {
 		}
 		defer fresh.Close()
 		want, wms := read(fresh)
+		m, err := store.Match(ctx, want.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wm, err := fresh.Match(ctx, want.MatchID); err != nil || m != wm {
+			t.Fatalf("after %s, the remembered match differs from the stored one (%v):\n%+v\n%+v", what, err, m, wm)
+		}
+		for _, p := range want.Side {
+			n, err := store.TurnCount(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wn, err := fresh.TurnCount(ctx, p.ID); err != nil || n != wn {
+				t.Fatalf("after %s, %s's count of games waiting for their move is remembered as %d, stored %d (%v)", what, p.Name, n, wn, err)
+			}
+			// The next game waiting, as the stored games say.
+			for _, except := range []int64{0, g.ID, other} {
+				var wnext int64
+				var at time.Time
+				for _, id := range []int64{g.ID, other} {
+					sg, err := fresh.Game(ctx, id)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if id == except || sg.Finished() || sg.Side[sg.ToMove].ID != p.ID {
+						continue
+					}
+					if wnext == 0 || sg.Deadline.Before(at) {
+						wnext, at = id, sg.Deadline
+					}
+				}
+				if next, err := store.NextWaiting(ctx, p.ID, except); err != nil || next != wnext {
+					t.Fatalf("after %s, %s's next game waiting (but %d) is remembered as %d, stored %d (%v)", what, p.Name, except, next, wnext, err)
+				}
+			}
+		}
 		if got != want {
 			t.Fatalf("after %s, the remembered game differs from the stored one:\n%+v\n%+v", what, got, want)
 		}
@@ -348,5 +397,8 @@ func TestRememberedGameIsTheStoredOne(t *testing.T) {
 	}
 	if g = check("a resignation", 3); !g.Finished() {
 		t.Fatalf("after the resignation the game is %s", g.Status)
+	}
+	if m, err := store.Match(ctx, g.MatchID); err != nil || m.Status != "finished" {
+		t.Fatalf("after the resignation the match is %q (%v)", m.Status, err)
 	}
 }

@@ -244,34 +244,32 @@ func (db *DB) NextWaiting(ctx context.Context, userID, exceptID int64) (int64, e
 	return db.cachedNextWaiting(ctx, userID, exceptID)
 }
 
-// readNextWaiting is NextWaiting read from SQLite.
-func (db *DB) readNextWaiting(ctx context.Context, userID, exceptID int64) (int64, error) {
-	var id int64
-	err := db.read.QueryRowContext(ctx, `SELECT id FROM games WHERE status = 'active' AND id != ?2
-		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1)) ORDER BY deadline, id LIMIT 1`, userID, exceptID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("db: next waiting game: %w", err)
-	}
-	return id, nil
-}
-
 // TurnCount returns how many active games wait for userID's move.
 func (db *DB) TurnCount(ctx context.Context, userID int64) (int, error) {
 	return db.cachedTurnCount(ctx, userID)
 }
 
-// readTurnCount is TurnCount read from SQLite.
-func (db *DB) readTurnCount(ctx context.Context, userID int64) (int, error) {
-	var n int
-	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM games WHERE status = 'active'
-		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1))`, userID).Scan(&n)
+// readWaiting returns userID's active games waiting for their move, read
+// from SQLite: game id → deadline (unix seconds).
+func (db *DB) readWaiting(ctx context.Context, userID int64) (map[int64]int64, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, deadline FROM games WHERE status = 'active'
+		AND ((to_move = 0 AND side0_id = ?1) OR (to_move = 1 AND side1_id = ?1))`, userID)
 	if err != nil {
-		return 0, fmt.Errorf("db: turn count: %w", err)
+		return nil, fmt.Errorf("db: games waiting: %w", err)
 	}
-	return n, nil
+	defer rows.Close()
+	w := map[int64]int64{}
+	for rows.Next() {
+		var id, deadline int64
+		if err := rows.Scan(&id, &deadline); err != nil {
+			return nil, fmt.Errorf("db: games waiting: %w", err)
+		}
+		w[id] = deadline
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("db: games waiting: %w", err)
+	}
+	return w, nil
 }
 
 // matchRow is what the flow needs of a match.

@@ -193,7 +193,7 @@ func (tx *Tx) commit() error {
 	defer tx.log.commitMu.Unlock()
 	// Taken while the transaction still holds the connection: once it has
 	// committed, the next transaction may start writing to the log.
-	games, tournaments, wide := tx.log.take()
+	ch := tx.log.take()
 	gen := tx.log.gameGen.Load()
 	start := time.Now()
 	err := tx.Tx.Commit()
@@ -201,7 +201,7 @@ func (tx *Tx) commit() error {
 		(*tx.onCommit)(time.Since(start))
 	}
 	if err == nil {
-		tx.log.committed(games, tournaments, wide, tx.fresh, gen)
+		tx.log.committed(ch, tx.fresh, gen)
 	}
 	return err
 }
