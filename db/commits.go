@@ -57,6 +57,10 @@ const (
 	// are WITHOUT ROWID, which the pre-update hook does not see: their one
 	// writer, rateGame, marks its transaction.
 	changedRatings
+	// changedPlans: the conditional moves of a game (WITHOUT ROWID, which
+	// the hook does not see: execPlans marks its transaction); moves
+	// writeLog.planGen on.
+	changedPlans
 )
 
 var wideTables = map[string]uint8{
@@ -88,6 +92,7 @@ type writeLog struct {
 	gameGen     atomic.Uint64
 	vacationGen atomic.Uint64
 	ratingGen   atomic.Uint64
+	planGen     atomic.Uint64
 	// gamesChanged keeps the game cache right, called after each commit
 	// that changed games or matches, before the observers: the matches
 	// and their games are forgotten, the games ids forgotten or replaced
@@ -240,6 +245,9 @@ func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64)
 	}
 	if wide&changedRatings != 0 {
 		l.ratingGen.Add(1)
+	}
+	if wide&changedPlans != 0 {
+		l.planGen.Add(1)
 	}
 	if (len(games) > 0 || len(ch.matches) > 0) && l.gamesChanged != nil {
 		l.gamesChanged(games, ch.matches, fresh, gen)

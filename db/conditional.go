@@ -98,7 +98,7 @@ func storePlan(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		return Errorf(KindInvalid, "It is your move: a plan is for while your opponent thinks.")
 	}
 	if len(lines) == 0 {
-		_, err := tx.ExecContext(ctx, `DELETE FROM conditional_moves WHERE game_id = ? AND user_id = ?`, g.ID, userID)
+		_, err := execPlans(ctx, tx, `DELETE FROM conditional_moves WHERE game_id = ? AND user_id = ?`, g.ID, userID)
 		return err
 	}
 	if err := checkPlan(st, lines); err != nil {
@@ -108,7 +108,7 @@ func storePlan(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO conditional_moves (game_id, user_id, base_ply, lines, updated_at) VALUES (?, ?, ?, ?, ?)
+	_, err = execPlans(ctx, tx, `INSERT INTO conditional_moves (game_id, user_id, base_ply, lines, updated_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (game_id, user_id) DO UPDATE SET base_ply = excluded.base_ply, lines = excluded.lines, updated_at = excluded.updated_at`,
 		g.ID, userID, g.Ply, string(data), unix(now))
 	if err != nil {
@@ -156,8 +156,34 @@ func checkPlan(st rules.State, lines [][]string) error {
 
 // PlanOf returns userID's plan in game id (ok false when none). Only the
 // plan's author may be shown it: callers pass the signed-in user.
+// The answer is remembered until a plan changes anywhere (writeLog.planGen);
+// its lines are shared: the caller must not change them.
 func (db *DB) PlanOf(ctx context.Context, gameID, userID int64) (Plan, bool, error) {
-	return planOf(ctx, db.read, gameID, userID)
+	key := [2]int64{gameID, userID}
+	gen := db.log.planGen.Load()
+	if v, ok := db.plans.get(key, gen); ok {
+		return v.plan, v.ok, nil
+	}
+	p, ok, err := planOf(ctx, db.read, gameID, userID)
+	if err != nil {
+		return Plan{}, false, err
+	}
+	db.plans.keep(key, gen, planned{p, ok}, db.log.planGen.Load())
+	return p, ok, nil
+}
+
+// planned is PlanOf's answer as remembered.
+type planned struct {
+	plan Plan
+	ok   bool
+}
+
+// execPlans runs a statement that writes conditional_moves in tx, marking
+// the transaction: the pre-update hook does not see that WITHOUT ROWID
+// table, and what PlanOf remembers must follow every write to it.
+func execPlans(ctx context.Context, tx *Tx, query string, args ...any) (sql.Result, error) {
+	tx.log.mark(changedPlans)
+	return tx.ExecContext(ctx, query, args...)
 }
 
 func planOf(ctx context.Context, q queryer, gameID, userID int64) (Plan, bool, error) {
@@ -191,7 +217,7 @@ func playConditional(ctx context.Context, tx *Tx, g Game, before, next rules.Sta
 		return err
 	}
 	clear := func() error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM conditional_moves WHERE game_id = ? AND user_id = ?`, g.ID, userID)
+		_, err := execPlans(ctx, tx, `DELETE FROM conditional_moves WHERE game_id = ? AND user_id = ?`, g.ID, userID)
 		return err
 	}
 	if p.BasePly != g.Ply {
@@ -238,7 +264,7 @@ func playConditional(ctx context.Context, tx *Tx, g Game, before, next rules.Sta
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO conditional_moves (game_id, user_id, base_ply, lines, updated_at) VALUES (?, ?, ?, ?, ?)`,
+	_, err = execPlans(ctx, tx, `INSERT INTO conditional_moves (game_id, user_id, base_ply, lines, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		g.ID, userID, cur.Ply+1, string(data), unix(now))
 	if err != nil {
 		return fmt.Errorf("db: advance plan: %w", err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/trench-games/trench/rules"
@@ -297,42 +296,4 @@ func (db *DB) RatingChanges(ctx context.Context, gameIDs []int64) (map[int64][2]
 		out[id] = pair
 	}
 	return out, rows.Err()
-}
-
-// ratingCache remembers readGameRatings's answers by game under one value
-// of writeLog.ratingGen (a rated game's end, a challenge, an account, or
-// another process's commit moves it on and empties the cache).
-type ratingCache struct {
-	mu  sync.Mutex
-	gen uint64
-	m   map[int64]storedRatings
-}
-
-func (c *ratingCache) get(gameID int64, gen uint64) (storedRatings, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen != gen {
-		return storedRatings{}, false
-	}
-	st, ok := c.m[gameID]
-	return st, ok
-}
-
-// keep remembers st, read under gen, if the generation is still gen (now).
-func (c *ratingCache) keep(gameID int64, gen uint64, st storedRatings, now uint64) {
-	if gen != now {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen < gen || c.m == nil {
-		c.gen, c.m = gen, map[int64]storedRatings{}
-	}
-	if c.gen != gen {
-		return
-	}
-	if len(c.m) >= maxCachedGames {
-		clear(c.m)
-	}
-	c.m[gameID] = st
 }

@@ -207,7 +207,7 @@ func takeBack(ctx context.Context, tx *Tx, g Game, now time.Time) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ? AND ply = ?`, g.ID, g.Ply); err != nil {
 		return fmt.Errorf("db: take back move: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM conditional_moves WHERE game_id = ?`, g.ID); err != nil {
+	if _, err := execPlans(ctx, tx, `DELETE FROM conditional_moves WHERE game_id = ?`, g.ID); err != nil {
 		return fmt.Errorf("db: clear plans: %w", err)
 	}
 	// The opponent's turn that began with the move is gone: the mail

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -392,42 +391,4 @@ func (db *DB) vacationsSince(ctx context.Context, ids []any, since time.Time) (m
 	}
 	db.vacations.keep(key, gen, vs, db.log.vacationGen.Load())
 	return vs, nil
-}
-
-// vacationCache remembers vacationsSince's answers under one value of
-// writeLog.vacationGen (a committed change to the vacations, or another
-// process's commit, moves it on and empties the cache).
-type vacationCache struct {
-	mu  sync.Mutex
-	gen uint64
-	m   map[string]map[int64][]Vacation
-}
-
-func (c *vacationCache) get(key string, gen uint64) (map[int64][]Vacation, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen != gen {
-		return nil, false
-	}
-	vs, ok := c.m[key]
-	return vs, ok
-}
-
-// keep remembers vs, read under gen, if the generation is still gen (now).
-func (c *vacationCache) keep(key string, gen uint64, vs map[int64][]Vacation, now uint64) {
-	if gen != now {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen < gen || c.m == nil {
-		c.gen, c.m = gen, map[string]map[int64][]Vacation{}
-	}
-	if c.gen != gen {
-		return
-	}
-	if len(c.m) >= maxCachedGames {
-		clear(c.m)
-	}
-	c.m[key] = vs
 }
