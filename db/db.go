@@ -42,9 +42,9 @@ type DB struct {
 	log          *writeLog // the games and tournaments the transaction in progress changed
 	accounts     accountCache
 	gameCache    gameCache
-	vacations    genCache[string, map[int64][]Vacation] // vacationsSince, under writeLog.vacationGen
-	ratings      genCache[int64, storedRatings]         // readGameRatings by game, under writeLog.ratingGen
-	plans        genCache[[2]int64, planned]            // PlanOf by game and user, under writeLog.planGen
+	vacations    genCache[string, vacationsRead] // vacationsSince by users, under writeLog.vacationGen
+	ratings      genCache[int64, storedRatings]  // readGameRatings by game, under writeLog.ratingGen
+	plans        genCache[[2]int64, planned]     // PlanOf by game and user, under writeLog.planGen
 	outsideMu    sync.Mutex
 	outsideObs   []func()
 	stopWatch    chan struct{} // closed by Close: watchOutside ends

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -360,14 +359,16 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 }
 
 // vacationsSince returns the vacations of users ids (int64s) that end
-// after since, in order, by user. The answer is kept until the vacations
-// change (vacationCache): a game's page asks the same while its turn lasts.
-// The slices are shared: the caller must not change them.
+// after since, in order, by user, and maybe some that ended before it:
+// what is read is kept, by users, until the vacations change
+// (writeLog.vacationGen), and answers a later since too (the next turn's
+// start); the callers count only what overlaps their span. The slices are
+// shared: the caller must not change them.
 func (db *DB) vacationsSince(ctx context.Context, ids []any, since time.Time) (map[int64][]Vacation, error) {
-	key := fmt.Sprint(ids...) + "|" + strconv.FormatInt(unix(since), 10)
+	key := fmt.Sprint(ids...)
 	gen := db.log.vacationGen.Load()
-	if vs, ok := db.vacations.get(key, gen); ok {
-		return vs, nil
+	if kept, ok := db.vacations.get(key, gen); ok && !since.Before(kept.since) {
+		return kept.by, nil
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
 		FROM vacations WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
@@ -389,6 +390,13 @@ func (db *DB) vacationsSince(ctx context.Context, ids []any, since time.Time) (m
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	db.vacations.keep(key, gen, vs, db.log.vacationGen.Load())
+	db.vacations.keep(key, gen, vacationsRead{since: fromUnix(unix(since)), by: vs}, db.log.vacationGen.Load())
 	return vs, nil
+}
+
+// vacationsRead is what vacationsSince read: the vacations ending after
+// since, by user.
+type vacationsRead struct {
+	since time.Time
+	by    map[int64][]Vacation
 }
