@@ -226,12 +226,13 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		bottom = rules.Side1
 	}
 	square := v.BoardView == "square"
+	title := gameTitle(ctx, eng, g)
 	p := views.GamePage{
-		Page:     gamePageOf(c, gameTitle(ctx, eng, g)),
+		Page:     gamePageOf(c, title),
 		Badge:    c.Get("badge") == true,
 		ID:       g.ID,
 		URL:      gameURL,
-		Heading:  gameTitle(ctx, eng, g),
+		Heading:  title,
 		Bottom:   bottom,
 		Finished: g.Finished(),
 		Ply:      g.Ply,
@@ -645,7 +646,15 @@ func matchPanel(ctx context.Context, eng rules.Engine, m db.Match, games []db.Ga
 // version identifies what an open page shows of a game: a change of it is
 // what the live poll waits for.
 func version(g db.Game) string {
-	return fmt.Sprintf("%d.%s.%d.%d.%d", g.Ply, g.Status, g.ArmisticeBy, g.TakebackBy, g.TakebackDeclined)
+	b := make([]byte, 0, 32)
+	b = strconv.AppendInt(b, int64(g.Ply), 10)
+	b = append(b, '.')
+	b = append(b, g.Status...)
+	for _, n := range [...]int{int(g.ArmisticeBy), int(g.TakebackBy), int(g.TakebackDeclined)} {
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return string(b)
 }
 
 // takebackState is what player side of active game g may do about a
