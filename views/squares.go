@@ -214,8 +214,8 @@ var unitPictures, ghostPictures = func() (units, ghosts [16]string) {
 		for _, k := range trench.Kinds {
 			u := trench.NewUnit(k, side)
 			href := html.EscapeString(unitSprite(u))
-			units[u] = `<svg class="unit"><use href="` + href + `"></use></svg>`        // not shown: markup
-			ghosts[u] = `<svg class="unit ghost"><use href="` + href + `"></use></svg>` // not shown: markup
+			units[u] = `<svg class="unit"><use href="` + href + `"/></svg>`        // not shown: markup
+			ghosts[u] = `<svg class="unit ghost"><use href="` + href + `"/></svg>` // not shown: markup
 		}
 	}
 	return units, ghosts
@@ -225,7 +225,7 @@ var unitPictures, ghostPictures = func() (units, ghosts [16]string) {
 // square, by trenches.Piece ("" for an empty square and Debris).
 var piecePictures = func() (pics [6]string) {
 	for _, p := range []trenches.Piece{trenches.LightTank, trenches.LightSoldier, trenches.DarkTank, trenches.DarkSoldier} {
-		pics[p] = `<svg class="piece"><use href="` + html.EscapeString(pieceSprite(p)) + `"></use></svg>` // not shown: markup
+		pics[p] = `<svg class="piece"><use href="` + html.EscapeString(pieceSprite(p)) + `"/></svg>` // not shown: markup
 	}
 	return pics
 }()
