@@ -114,33 +114,37 @@ func (s *squareWriter) square(c *square) {
 	s.raw(end)
 }
 
-// classList collects CSS class names into one attribute value without a
-// slice per square.
-type classList struct{ b strings.Builder }
+// classList collects CSS class names into one attribute value, made in
+// one allocation.
+type classList struct {
+	names [8]string
+	n     int
+}
 
 func (l *classList) add(ok bool, name string) {
-	if !ok {
-		return
+	if ok && l.n < len(l.names) {
+		l.names[l.n] = name
+		l.n++
 	}
-	if l.b.Len() > 0 {
-		l.b.WriteByte(' ')
-	}
-	l.b.WriteString(name)
 }
 
-func (l *classList) String() string { return l.b.String() }
+func (l *classList) String() string { return strings.Join(l.names[:l.n], " ") }
 
-// labelParts joins the parts of a square's label with ", ".
-type labelParts struct{ b strings.Builder }
+// labelParts collects the parts of a square's label, joined with ", "
+// in one allocation.
+type labelParts struct {
+	parts [8]string
+	n     int
+}
 
 func (l *labelParts) add(part string) {
-	if l.b.Len() > 0 {
-		l.b.WriteString(", ")
+	if l.n < len(l.parts) {
+		l.parts[l.n] = part
+		l.n++
 	}
-	l.b.WriteString(part)
 }
 
-func (l *labelParts) String() string { return l.b.String() }
+func (l *labelParts) String() string { return strings.Join(l.parts[:l.n], ", ") }
 
 // boardWords are the words of the squares' labels in one language,
 // looked up in its catalogue once (the catalogues do not change while the
