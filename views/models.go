@@ -193,6 +193,24 @@ func logClass(g GamePage, l LogLine) string {
 	return cls
 }
 
+// statusClass is the class list of a game's status line: "status", and
+// "your-turn" when the viewer is to move.
+func statusClass(yourTurn bool) string {
+	if yourTurn {
+		return "status your-turn" // not shown: CSS classes
+	}
+	return "status"
+}
+
+// playerClass is the class list of a player's line: "player", and
+// "to-move" for the player to move.
+func playerClass(toMove bool) string {
+	if toMove {
+		return "player to-move" // not shown: CSS classes
+	}
+	return "player"
+}
+
 // PlyHeader is the request header in which every htmx request from a game
 // page names the ply the page shows.
 const PlyHeader = "X-Trench-Ply"
