@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -30,6 +31,64 @@ type gameHandler struct {
 	computers map[int64]db.Computer
 	wake      func()
 	hub       *liveHub // numbers the game's changes (see liveHub.seq)
+	moves     movesCache
+}
+
+// maxCachedPositions bounds the positions whose legal moves movesCache
+// keeps.
+const maxCachedPositions = 128
+
+// movesCache keeps the legal moves and their clicks of the positions last
+// shown to the player to move: each selection click shows the same
+// position again, as does the poll that brings it, and a Trenches
+// position has up to a thousand moves. A position is known by its game,
+// variant and encoded state, so a kept entry never goes stale; the oldest
+// is dropped past maxCachedPositions. The zero value is ready to use.
+type movesCache struct {
+	mu    sync.Mutex
+	byKey map[movesKey]*legalMoves
+	order []movesKey // oldest first
+}
+
+// movesKey names a position and the side whose moves are kept.
+type movesKey struct {
+	game, variant, state string
+	side                 rules.Side
+}
+
+// legalMoves are a position's legal moves for one side and the clicks of
+// each (clicks[i] those of legal[i]). Shared between requests: read only.
+type legalMoves struct {
+	legal  []string
+	clicks [][]string
+}
+
+// of returns side's legal moves in st, the state of g, from the cache or
+// computed (then kept).
+func (m *movesCache) of(g db.Game, st rules.State, side rules.Side) *legalMoves {
+	key := movesKey{game: g.Game, variant: g.Variant, state: g.State, side: side}
+	m.mu.Lock()
+	lm, ok := m.byKey[key]
+	m.mu.Unlock()
+	if ok {
+		return lm
+	}
+	legal := st.Legal(side)
+	lm = &legalMoves{legal: legal, clicks: clicksOf(st, legal)}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byKey == nil {
+		m.byKey = make(map[movesKey]*legalMoves)
+	}
+	if _, ok := m.byKey[key]; !ok {
+		if len(m.order) >= maxCachedPositions {
+			delete(m.byKey, m.order[0])
+			m.order = slices.Delete(m.order, 0, 1)
+		}
+		m.order = append(m.order, key)
+	}
+	m.byKey[key] = lm
+	return lm
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -68,10 +127,21 @@ func selectionURL(gameURL string, sel []string) string {
 // selection that no legal move starts with is dropped. Clicking another
 // first click (another unit) restarts the selection.
 func nextSteps(st rules.State, legal []string, sel []string, selectionHref func(sel []string) string) (map[string]views.Step, []string) {
+	return nextStepsOf(clicksOf(st, legal), legal, sel, selectionHref)
+}
+
+// clicksOf returns the clicks of each move of legal in st (State.Clicks).
+func clicksOf(st rules.State, legal []string) [][]string {
 	clicks := make([][]string, len(legal))
 	for i, m := range legal {
 		clicks[i] = st.Clicks(m)
 	}
+	return clicks
+}
+
+// nextStepsOf is nextSteps with the clicks of each legal move given
+// (clicks[i] those of legal[i]); it only reads them.
+func nextStepsOf(clicks [][]string, legal []string, sel []string, selectionHref func(sel []string) string) (map[string]views.Step, []string) {
 	valid := len(sel) > 0
 	if valid {
 		valid = false
@@ -332,7 +402,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if review < 0 {
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
 			if side.Valid() && g.ToMove == side {
-				legal := st.Legal(side)
+				moves := h.moves.of(g, st, side)
+				legal := moves.legal
 				if pending := c.QueryParam("pending"); pending != "" && slices.Contains(legal, pending) {
 					// A move made with Confirm moves on: shown on the board,
 					// sent only by the form (against this ply).
@@ -349,7 +420,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					}
 					p.Play.CanMove = len(legal) > 0
 					p.Play.Legal = legal
-					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
+					p.Play.Next, p.Play.Selected = nextStepsOf(moves.clicks, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
 					if len(p.Play.Selected) > 0 {
 						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
 					}
