@@ -32,6 +32,7 @@ type gameHandler struct {
 	wake      func()
 	hub       *liveHub // numbers the game's changes (see liveHub.seq)
 	moves     movesCache
+	replay    replayCache
 }
 
 // maxCachedPositions bounds the positions whose legal moves movesCache
@@ -277,7 +278,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			from, wholeLog = 0, true
 		}
 	}
-	log, err := moveLog(ctx, eng, g, s.moves, from, seer)
+	log, err := moveLog(ctx, &h.replay, eng, g, s.moves, from, seer)
 	if err != nil {
 		return views.GamePage{}, err
 	}
@@ -622,30 +623,128 @@ func stateAt(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, 
 	return st, nil
 }
 
-// moveLog describes the moves after ply from as seer may read them,
-// replaying the game from its start (each move is described in the state
-// it was made in), in the language of ctx.
-func moveLog(ctx context.Context, eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
+// moveLog describes the moves after ply from as seer may read them, each
+// in the state it was made in, in the language of ctx. The game is
+// replayed from the point replay keeps for it (nil: from its start), and
+// the state before its last move is kept for the next answer.
+func moveLog(ctx context.Context, replay *replayCache, eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
 	if from >= len(moves) {
 		return nil, nil
 	}
-	cur, err := eng.Decode(g.Variant, g.StartState)
+	cur, err := replay.stateAfter(eng, g, moves, from)
 	if err != nil {
-		return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
+		return nil, err
 	}
 	log := make([]views.LogLine, 0, len(moves)-from)
 	dark := rules.DarkSide(eng)
-	for i, m := range moves {
-		if i >= from {
-			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: logText(ctx, cur.Describe(m.Move, seer))})
-		}
+	for i := from; i < len(moves); i++ {
+		m := moves[i]
+		log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: logText(ctx, cur.Describe(m.Move, seer))})
 		if i < len(moves)-1 {
 			if cur, err = cur.Apply(m.Move); err != nil {
 				return nil, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
 			}
 		}
 	}
+	replay.keep(g, moves[:len(moves)-1], cur)
 	return log, nil
+}
+
+// maxReplayedGames bounds the games whose replay point replayCache keeps.
+const maxReplayedGames = 256
+
+// replayCache keeps, for each game last shown, one state partway through
+// its moves (the state before its last move when it was shown): the move
+// list of an answer describes the moves after the ply the page showed,
+// each in the state it was made in, and replaying a game from its start
+// for every answer costs more than the rest of the page. A kept state is
+// used only for a game whose first moves are still those it was reached
+// by (a takeback changes them). States never change (rules.State), so
+// one is shared between requests. The zero value is ready to use; nil
+// keeps nothing.
+type replayCache struct {
+	mu     sync.Mutex
+	byGame map[int64]replayPoint
+	order  []int64 // oldest first
+}
+
+// replayPoint is a game's state after its first moves.
+type replayPoint struct {
+	game, variant, start string   // the game's engine, variant and start state
+	moves                []string // the moves played from the start
+	state                rules.State
+}
+
+// stateAfter returns the state of g after its first n moves, replayed
+// from the point kept for g when it is on the way, else from the start.
+// Errors: a stored game that does not replay.
+func (r *replayCache) stateAfter(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, error) {
+	var st rules.State
+	k := 0
+	if r != nil {
+		r.mu.Lock()
+		p, ok := r.byGame[g.ID]
+		r.mu.Unlock()
+		if ok && p.game == g.Game && p.variant == g.Variant && p.start == g.StartState && len(p.moves) <= n && playedFirst(moves, p.moves) {
+			st, k = p.state, len(p.moves)
+		}
+	}
+	if st == nil {
+		var err error
+		if st, err = eng.Decode(g.Variant, g.StartState); err != nil {
+			return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
+		}
+	}
+	for _, m := range moves[k:n] {
+		var err error
+		if st, err = st.Apply(m.Move); err != nil {
+			return nil, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
+		}
+	}
+	return st, nil
+}
+
+// playedFirst reports whether moves begin with first.
+func playedFirst(moves []db.Move, first []string) bool {
+	if len(first) > len(moves) {
+		return false
+	}
+	for i, m := range first {
+		if moves[i].Move != m {
+			return false
+		}
+	}
+	return true
+}
+
+// keep remembers st as g's state after played.
+func (r *replayCache) keep(g db.Game, played []db.Move, st rules.State) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	old, ok := r.byGame[g.ID]
+	r.mu.Unlock()
+	if ok && len(old.moves) == len(played) && old.start == g.StartState && playedFirst(played, old.moves) {
+		return // kept already
+	}
+	p := replayPoint{game: g.Game, variant: g.Variant, start: g.StartState, moves: make([]string, len(played)), state: st}
+	for i, m := range played {
+		p.moves[i] = m.Move
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byGame == nil {
+		r.byGame = make(map[int64]replayPoint)
+	}
+	if _, ok := r.byGame[g.ID]; !ok {
+		if len(r.order) >= maxReplayedGames {
+			delete(r.byGame, r.order[0])
+			r.order = slices.Delete(r.order, 0, 1)
+		}
+		r.order = append(r.order, g.ID)
+	}
+	r.byGame[g.ID] = p
 }
 
 // isMatch reports whether g's match was made as a match of several games.
