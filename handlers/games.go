@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -30,6 +31,65 @@ type gameHandler struct {
 	computers map[int64]db.Computer
 	wake      func()
 	hub       *liveHub // numbers the game's changes (see liveHub.seq)
+	moves     movesCache
+	replay    replayCache
+}
+
+// maxCachedPositions bounds the positions whose legal moves movesCache
+// keeps (a mid-game Trenches position's take about 20 KB).
+const maxCachedPositions = 128
+
+// movesCache keeps the legal moves and their clicks of the positions last
+// shown to the player to move: each selection click shows the same
+// position again, as does the poll that brings it, and a Trenches
+// position has hundreds of moves. A position is known by its game,
+// variant and encoded state, so a kept entry never goes stale; the oldest
+// is dropped past maxCachedPositions. The zero value is ready to use.
+type movesCache struct {
+	mu    sync.Mutex
+	byKey map[movesKey]*legalMoves
+	order []movesKey // oldest first
+}
+
+// movesKey names a position and the side whose moves are kept.
+type movesKey struct {
+	game, variant, state string
+	side                 rules.Side
+}
+
+// legalMoves are a position's legal moves for one side and the clicks of
+// each (clicks[i] those of legal[i]). Shared between requests: read only.
+type legalMoves struct {
+	legal  []string
+	clicks [][]string
+}
+
+// of returns side's legal moves in st, the state of g, from the cache or
+// computed (then kept).
+func (m *movesCache) of(g db.Game, st rules.State, side rules.Side) *legalMoves {
+	key := movesKey{game: g.Game, variant: g.Variant, state: g.State, side: side}
+	m.mu.Lock()
+	lm, ok := m.byKey[key]
+	m.mu.Unlock()
+	if ok {
+		return lm
+	}
+	legal := st.Legal(side)
+	lm = &legalMoves{legal: legal, clicks: clicksOf(st, legal)}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byKey == nil {
+		m.byKey = make(map[movesKey]*legalMoves)
+	}
+	if _, ok := m.byKey[key]; !ok {
+		if len(m.order) >= maxCachedPositions {
+			delete(m.byKey, m.order[0])
+			m.order = slices.Delete(m.order, 0, 1)
+		}
+		m.order = append(m.order, key)
+	}
+	m.byKey[key] = lm
+	return lm
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -68,10 +128,21 @@ func selectionURL(gameURL string, sel []string) string {
 // selection that no legal move starts with is dropped. Clicking another
 // first click (another unit) restarts the selection.
 func nextSteps(st rules.State, legal []string, sel []string, selectionHref func(sel []string) string) (map[string]views.Step, []string) {
+	return nextStepsOf(clicksOf(st, legal), legal, sel, selectionHref)
+}
+
+// clicksOf returns the clicks of each move of legal in st (State.Clicks).
+func clicksOf(st rules.State, legal []string) [][]string {
 	clicks := make([][]string, len(legal))
 	for i, m := range legal {
 		clicks[i] = st.Clicks(m)
 	}
+	return clicks
+}
+
+// nextStepsOf is nextSteps with the clicks of each legal move given
+// (clicks[i] those of legal[i]); it only reads them.
+func nextStepsOf(clicks [][]string, legal []string, sel []string, selectionHref func(sel []string) string) (map[string]views.Step, []string) {
 	valid := len(sel) > 0
 	if valid {
 		valid = false
@@ -207,7 +278,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			from, wholeLog = 0, true
 		}
 	}
-	log, err := moveLog(ctx, eng, g, s.moves, from, seer)
+	log, err := moveLog(ctx, &h.replay, eng, g, s.moves, from, seer)
 	if err != nil {
 		return views.GamePage{}, err
 	}
@@ -226,12 +297,13 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		bottom = rules.Side1
 	}
 	square := v.BoardView == "square"
+	title := gameTitle(ctx, eng, g)
 	p := views.GamePage{
-		Page:     gamePageOf(c, gameTitle(ctx, eng, g)),
+		Page:     gamePageOf(c, title),
 		Badge:    c.Get("badge") == true,
 		ID:       g.ID,
 		URL:      gameURL,
-		Heading:  gameTitle(ctx, eng, g),
+		Heading:  title,
 		Bottom:   bottom,
 		Finished: g.Finished(),
 		Ply:      g.Ply,
@@ -331,7 +403,8 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		if review < 0 {
 			p.PollURL = gameURL + "/live?v=" + url.QueryEscape(version(g))
 			if side.Valid() && g.ToMove == side {
-				legal := st.Legal(side)
+				moves := h.moves.of(g, st, side)
+				legal := moves.legal
 				if pending := c.QueryParam("pending"); pending != "" && slices.Contains(legal, pending) {
 					// A move made with Confirm moves on: shown on the board,
 					// sent only by the form (against this ply).
@@ -348,7 +421,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 					}
 					p.Play.CanMove = len(legal) > 0
 					p.Play.Legal = legal
-					p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
+					p.Play.Next, p.Play.Selected = nextStepsOf(moves.clicks, legal, selection(c), func(sel []string) string { return selectionURL(gameURL, sel) })
 					if len(p.Play.Selected) > 0 {
 						p.Play.BackHref = selectionURL(gameURL, p.Play.Selected[:len(p.Play.Selected)-1])
 					}
@@ -550,30 +623,128 @@ func stateAt(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, 
 	return st, nil
 }
 
-// moveLog describes the moves after ply from as seer may read them,
-// replaying the game from its start (each move is described in the state
-// it was made in), in the language of ctx.
-func moveLog(ctx context.Context, eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
+// moveLog describes the moves after ply from as seer may read them, each
+// in the state it was made in, in the language of ctx. The game is
+// replayed from the point replay keeps for it (nil: from its start), and
+// the state before its last move is kept for the next answer.
+func moveLog(ctx context.Context, replay *replayCache, eng rules.Engine, g db.Game, moves []db.Move, from int, seer rules.Side) ([]views.LogLine, error) {
 	if from >= len(moves) {
 		return nil, nil
 	}
-	cur, err := eng.Decode(g.Variant, g.StartState)
+	cur, err := replay.stateAfter(eng, g, moves, from)
 	if err != nil {
-		return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
+		return nil, err
 	}
 	log := make([]views.LogLine, 0, len(moves)-from)
 	dark := rules.DarkSide(eng)
-	for i, m := range moves {
-		if i >= from {
-			log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: logText(ctx, cur.Describe(m.Move, seer))})
-		}
+	for i := from; i < len(moves); i++ {
+		m := moves[i]
+		log = append(log, views.LogLine{Ply: m.Ply, Side: m.Side, Dark: m.Side == dark, Text: logText(ctx, cur.Describe(m.Move, seer))})
 		if i < len(moves)-1 {
 			if cur, err = cur.Apply(m.Move); err != nil {
 				return nil, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
 			}
 		}
 	}
+	replay.keep(g, moves[:len(moves)-1], cur)
 	return log, nil
+}
+
+// maxReplayedGames bounds the games whose replay point replayCache keeps.
+const maxReplayedGames = 256
+
+// replayCache keeps, for each game last shown, one state partway through
+// its moves (the state before its last move when it was shown): the move
+// list of an answer describes the moves after the ply the page showed,
+// each in the state it was made in, and replaying a game from its start
+// for every answer costs more than the rest of the page. A kept state is
+// used only for a game whose first moves are still those it was reached
+// by (a takeback changes them). States never change (rules.State), so
+// one is shared between requests. The zero value is ready to use; nil
+// keeps nothing.
+type replayCache struct {
+	mu     sync.Mutex
+	byGame map[int64]replayPoint
+	order  []int64 // oldest first
+}
+
+// replayPoint is a game's state after its first moves.
+type replayPoint struct {
+	game, variant, start string   // the game's engine, variant and start state
+	moves                []string // the moves played from the start
+	state                rules.State
+}
+
+// stateAfter returns the state of g after its first n moves, replayed
+// from the point kept for g when it is on the way, else from the start.
+// Errors: a stored game that does not replay.
+func (r *replayCache) stateAfter(eng rules.Engine, g db.Game, moves []db.Move, n int) (rules.State, error) {
+	var st rules.State
+	k := 0
+	if r != nil {
+		r.mu.Lock()
+		p, ok := r.byGame[g.ID]
+		r.mu.Unlock()
+		if ok && p.game == g.Game && p.variant == g.Variant && p.start == g.StartState && len(p.moves) <= n && playedFirst(moves, p.moves) {
+			st, k = p.state, len(p.moves)
+		}
+	}
+	if st == nil {
+		var err error
+		if st, err = eng.Decode(g.Variant, g.StartState); err != nil {
+			return nil, fmt.Errorf("game %d: start state: %w", g.ID, err)
+		}
+	}
+	for _, m := range moves[k:n] {
+		var err error
+		if st, err = st.Apply(m.Move); err != nil {
+			return nil, fmt.Errorf("game %d: replay ply %d: %w", g.ID, m.Ply, err)
+		}
+	}
+	return st, nil
+}
+
+// playedFirst reports whether moves begin with first.
+func playedFirst(moves []db.Move, first []string) bool {
+	if len(first) > len(moves) {
+		return false
+	}
+	for i, m := range first {
+		if moves[i].Move != m {
+			return false
+		}
+	}
+	return true
+}
+
+// keep remembers st as g's state after played.
+func (r *replayCache) keep(g db.Game, played []db.Move, st rules.State) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	old, ok := r.byGame[g.ID]
+	r.mu.Unlock()
+	if ok && len(old.moves) == len(played) && old.start == g.StartState && playedFirst(played, old.moves) {
+		return // kept already
+	}
+	p := replayPoint{game: g.Game, variant: g.Variant, start: g.StartState, moves: make([]string, len(played)), state: st}
+	for i, m := range played {
+		p.moves[i] = m.Move
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byGame == nil {
+		r.byGame = make(map[int64]replayPoint)
+	}
+	if _, ok := r.byGame[g.ID]; !ok {
+		if len(r.order) >= maxReplayedGames {
+			delete(r.byGame, r.order[0])
+			r.order = slices.Delete(r.order, 0, 1)
+		}
+		r.order = append(r.order, g.ID)
+	}
+	r.byGame[g.ID] = p
 }
 
 // isMatch reports whether g's match was made as a match of several games.
@@ -645,7 +816,15 @@ func matchPanel(ctx context.Context, eng rules.Engine, m db.Match, games []db.Ga
 // version identifies what an open page shows of a game: a change of it is
 // what the live poll waits for.
 func version(g db.Game) string {
-	return fmt.Sprintf("%d.%s.%d.%d.%d", g.Ply, g.Status, g.ArmisticeBy, g.TakebackBy, g.TakebackDeclined)
+	b := make([]byte, 0, 32)
+	b = strconv.AppendInt(b, int64(g.Ply), 10)
+	b = append(b, '.')
+	b = append(b, g.Status...)
+	for _, n := range [...]int{int(g.ArmisticeBy), int(g.TakebackBy), int(g.TakebackDeclined)} {
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return string(b)
 }
 
 // takebackState is what player side of active game g may do about a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -169,10 +170,21 @@ func logText(ctx context.Context, text string) string {
 // pts", "9 cards", "3 mobile" (rules.FormatScore's forms, translated).
 func scoreText(ctx context.Context, eng rules.Engine, n int) string {
 	s := rules.FormatScore(eng, n)
-	for _, f := range []string{"%d pts", "%d cards", "%d mobile"} {
-		if s == fmt.Sprintf(f, n) || (f == "%d cards" && n == 1 && s == "1 card") {
-			return views.TN(ctx, f, n, n)
+	num, unit, _ := strings.Cut(s, " ")
+	if num != strconv.Itoa(n) {
+		return s
+	}
+	switch unit {
+	case "pts":
+		return views.TN(ctx, "%d pts", n, n)
+	case "cards":
+		return views.TN(ctx, "%d cards", n, n)
+	case "card":
+		if n == 1 {
+			return views.TN(ctx, "%d cards", n, n)
 		}
+	case "mobile":
+		return views.TN(ctx, "%d mobile", n, n)
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -31,14 +32,29 @@ func render(c echo.Context, status int, full, fragment templ.Component) error {
 	if fragment != nil && isHTMX(c) {
 		comp = fragment
 	}
-	var buf bytes.Buffer
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		// An unusually large page's buffer is left to the collector.
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			renderBuffers.Put(buf)
+		}
+	}()
+	if err := comp.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
 	// With its length known the answer goes out whole, not chunked.
 	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
 }
+
+// renderBuffers are the buffers render renders into, kept between
+// requests (a game answer is 10 to 30 KB).
+var renderBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+
+// maxPooledBuffer is the largest buffer (in bytes) render keeps for the
+// next request.
+const maxPooledBuffer = 256 << 10
 
 // statusOf maps an error to its status code and the message for the
 // user, in the language of the request.

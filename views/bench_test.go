@@ -91,6 +91,35 @@ func BenchmarkBoardFragment(b *testing.B) {
 	}
 }
 
+// BenchmarkMoveAnswer renders the answer to a move as its player gets it:
+// the #game fragment with the opponent to move, the side panel with the
+// conditional moves, and the one new line of the move list.
+func BenchmarkMoveAnswer(b *testing.B) {
+	for _, g := range []struct {
+		e       rules.Engine
+		variant string
+	}{{trench.Engine{}, "single"}, {trenches.Engine{}, "standard"}} {
+		b.Run(g.e.Key(), func(b *testing.B) {
+			p := gamePage(b, g.e, g.variant)
+			p.Log = p.Log[len(p.Log)-1:]
+			p.YourTurn, p.Status, p.Clock = false, "bob (B) to move", "3 days left to move."
+			p.Play = views.Play{GameURL: p.URL, Ply: p.Ply, CSRF: p.Play.CSRF, Viewer: p.Play.Viewer.Other(),
+				LastMove: []string{"a1", "b2"}, LastMoveText: "a1-b2"}
+			p.Plan = &views.PlanPanel{Action: p.URL + "/plan", CSRF: p.Play.CSRF, Ply: p.Ply}
+			b.ReportAllocs()
+			var n int
+			for b.Loop() {
+				var out strings.Builder
+				if err := views.GameSwap(p).Render(context.Background(), &out); err != nil {
+					b.Fatal(err)
+				}
+				n = out.Len()
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
+}
+
 // TestRenderedPagesHaveNoInlineScriptOrStyle checks what the
 // Content-Security-Policy forbids: inline scripts, style attributes and
 // event handler attributes, on every game's page.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
 
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/cards"
@@ -90,60 +91,69 @@ type trenchTaken struct {
 
 // Class returns the CSS classes of the cell.
 func (c trenchCell) Class() string {
-	var cls []string
-	add := func(ok bool, name string) {
-		if ok {
-			cls = append(cls, name)
-		}
-	}
-	add(c.Trench, "trench")
-	add(c.Last, "last")
-	add(c.Best, "best")
-	add(c.Selected, "selected")
-	add(c.Target, "target")
-	add(c.Capture, "capture")
-	add(c.Taken, "taken")
-	add(c.HasGhost, "pending-capture")
-	add(c.Step.Href != "" && !c.Target, "can-select")
-	return strings.Join(cls, " ")
+	var cls classList
+	cls.add(c.Trench, "trench")
+	cls.add(c.Last, "last")
+	cls.add(c.Best, "best")
+	cls.add(c.Selected, "selected")
+	cls.add(c.Target, "target")
+	cls.add(c.Capture, "capture")
+	cls.add(c.Taken, "taken")
+	cls.add(c.HasGhost, "pending-capture")
+	cls.add(c.Step.Href != "" && !c.Target, "can-select")
+	return cls.String()
 }
 
-// Label is the accessible name of the cell in the language of ctx: the
-// square (its name in the notation), what stands on it and what a click
-// does, e.g. "d4, Black Soldier, select", "d5, move here, captures White
-// Sergeant", "e2, empty".
-func (c trenchCell) Label(ctx context.Context) string {
-	parts := []string{c.Name}
+// Label is the accessible name of the cell in the language of ctx, whose
+// words are w: the square (its name in the notation), what stands on it
+// and what a click does, e.g. "d4, Black Soldier, select", "d5, move
+// here, captures White Sergeant", "e2, empty".
+func (c trenchCell) Label(ctx context.Context, w *boardWords) string {
+	var parts labelParts
+	parts.add(c.Name)
 	switch {
 	case c.HasUnit:
-		parts = append(parts, trenchUnitName(ctx, c.Unit))
+		parts.add(w.units[c.Unit])
 	case !c.Target && !c.HasGhost:
-		parts = append(parts, T(ctx, "empty|square"))
+		parts.add(w.empty)
 	}
 	if c.HasGhost {
-		parts = append(parts, T(ctx, "captured: %s", trenchUnitName(ctx, c.Ghost)))
+		parts.add(T(ctx, "captured: %s", w.units[c.Ghost]))
 	}
 	switch {
 	case c.Target:
-		parts = append(parts, T(ctx, "move here"))
+		parts.add(w.moveHere)
 		if len(c.Takes) == 1 && c.Takes[0].Square == c.Name {
-			parts = append(parts, T(ctx, "captures %s", trenchUnitName(ctx, c.Takes[0].Unit)))
+			parts.add(T(ctx, "captures %s", w.units[c.Takes[0].Unit]))
 		} else if len(c.Takes) > 0 {
 			names := make([]string, len(c.Takes))
 			for i, t := range c.Takes {
-				names[i] = T(ctx, "%[1]s on %[2]s", trenchUnitName(ctx, t.Unit), t.Square)
+				names[i] = T(ctx, "%[1]s on %[2]s", w.units[t.Unit], t.Square)
 			}
-			parts = append(parts, T(ctx, "captures %s", strings.Join(names, ", ")))
+			parts.add(T(ctx, "captures %s", strings.Join(names, ", ")))
 		}
 	case c.Selected:
-		parts = append(parts, T(ctx, "selected"))
+		parts.add(w.selected)
 	case c.Step != (Step{}):
-		parts = append(parts, T(ctx, "select"))
+		parts.add(w.select_)
 	}
 	if c.Last {
-		parts = append(parts, T(ctx, "last move|square"))
+		parts.add(w.lastMove)
 	}
-	return strings.Join(parts, ", ")
+	return parts.String()
+}
+
+// square is the cell as drawn, its label in the words w.
+func (c trenchCell) square(ctx context.Context, w *boardWords) square {
+	sq := square{Step: c.Step, Name: c.Name, Class: c.Class(), Label: c.Label(ctx, w),
+		Labelled: c.HasUnit || c.HasGhost || c.Step != (Step{})}
+	if c.HasUnit {
+		sq.Inner = unitPictures[c.Unit]
+	}
+	if c.HasGhost {
+		sq.Inner += ghostPictures[c.Ghost]
+	}
+	return sq
 }
 
 // trenchUnitName is a unit's side and kind in the language of ctx:
@@ -182,21 +192,26 @@ func trenchUnitName(ctx context.Context, u trench.Unit) string {
 
 // trenchBoardVM is a TRENCH board ready to draw.
 type trenchBoardVM struct {
-	Rows   [][]trenchCell // in drawing order, row by row
-	Status string         // the last move and the side to move, in words
+	Rows   [][]square // in drawing order, row by row
+	Status string     // the last move and the side to move, in words
 }
 
 // trenchBoard lays out v's squares for the viewer: their side at the
 // bottom (Black's a1 corner, or White's h8 corner).
 func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM {
-	var targets = map[string]trench.Move{}
-	var taken = map[string]bool{}
+	// The selected unit's moves, by destination, and the units they
+	// capture.
+	var targets [64]*trench.Move
+	var taken [64]bool
 	if len(p.Selected) == 1 {
-		for _, m := range v.Moves {
-			if m.From.String() == p.Selected[0] {
-				targets[m.To.String()] = m
+		for i := range v.Moves {
+			m := &v.Moves[i]
+			if m.From.Valid() && m.To.Valid() && trenchSquareNames[m.From] == p.Selected[0] {
+				targets[m.To] = m
 				for _, c := range m.Captures {
-					taken[c.String()] = true
+					if c.Valid() {
+						taken[c] = true
+					}
 				}
 			}
 		}
@@ -205,36 +220,37 @@ func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM 
 	// moving that stood on a square before it and are gone after it.
 	before, pending := p.Before.(trench.BoardView)
 	whiteBottom := p.Viewer == 1
-	rows := make([][]trenchCell, 8)
+	words := wordsOf(ctx)
+	rows := make([][]square, 8)
+	cells := make([]square, 64)
 	for row := 0; row < 8; row++ {
-		cells := make([]trenchCell, 0, 8)
 		for col := 0; col < 8; col++ {
 			file, rank := col, 7-row
 			if whiteBottom {
 				file, rank = 7-col, row
 			}
 			sq := trench.NewSquare(file, rank)
-			c := trenchCell{Name: sq.String(), Dark: (file+rank)%2 == 0, Trench: trench.InTrench(sq)}
+			c := trenchCell{Name: trenchSquareNames[sq], Dark: (file+rank)%2 == 0, Trench: trench.InTrench(sq)}
 			c.Unit, c.HasUnit = v.Position.At(sq)
 			c.Last = p.InLastMove(c.Name)
 			c.Best = p.InBest(c.Name)
 			c.Selected = p.IsSelected(c.Name)
 			c.Step = p.Next[c.Name]
-			if m, ok := targets[c.Name]; ok {
+			if m := targets[sq]; m != nil {
 				c.Target = true
 				c.Capture = len(m.Captures) > 0
 				for _, s := range m.Captures {
 					u, _ := v.Position.At(s)
-					c.Takes = append(c.Takes, trenchTaken{Square: s.String(), Unit: u})
+					c.Takes = append(c.Takes, trenchTaken{Square: trenchSquareName(s), Unit: u})
 				}
 			}
-			c.Taken = taken[c.Name]
+			c.Taken = taken[sq]
 			if u, ok := before.Position.At(sq); pending && ok && u.Side() != before.ToMove && (!c.HasUnit || c.Unit.Side() != u.Side()) {
 				c.Ghost, c.HasGhost = u, true
 			}
-			cells = append(cells, c)
+			cells[row*8+col] = c.square(ctx, words)
 		}
-		rows[row] = cells
+		rows[row] = cells[row*8 : row*8+8 : row*8+8]
 	}
 	toMove := ""
 	switch {
@@ -313,6 +329,29 @@ func moveOptions(p Play) ([]string, bool) {
 		out = out[:maxMoveOptions]
 	}
 	return out, true
+}
+
+// moveListOptions writes the move box's options, one per move of moves:
+// <option value="c3-d4">, its end tag left out as HTML allows (a
+// Trenches list has up to maxMoveOptions of them).
+func moveListOptions(moves []string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) (err error) {
+		buf, existing := templruntime.GetBuffer(w)
+		if !existing {
+			defer func() {
+				if rerr := templruntime.ReleaseBuffer(buf); err == nil {
+					err = rerr
+				}
+			}()
+		}
+		sw := squareWriter{w: buf}
+		for _, m := range moves {
+			sw.raw(`<option value="`) // not shown: markup
+			sw.text(m)
+			sw.raw(`">`)
+		}
+		return sw.err
+	})
 }
 
 func isAlnum(b byte) bool {

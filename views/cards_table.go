@@ -103,18 +103,14 @@ type cardsPlace struct {
 // Class returns the CSS classes of the place's clickable (or plain)
 // element.
 func (c cardsPlace) Class() string {
-	cls := []string{"cards-place"}
-	add := func(ok bool, name string) {
-		if ok {
-			cls = append(cls, name)
-		}
-	}
-	add(c.Open, "cards-open")
-	add(c.Selected, "cards-selected")
-	add(c.Target, "target")
-	add(c.Step.Href != "" && !c.Target, "cards-can-select")
-	add(c.Step.Move != "" || c.Step.Href != "", "cards-clickable")
-	return strings.Join(cls, " ")
+	var cls classList
+	cls.add(true, "cards-place")
+	cls.add(c.Open, "cards-open")
+	cls.add(c.Selected, "cards-selected")
+	cls.add(c.Target, "target")
+	cls.add(c.Step.Href != "" && !c.Target, "cards-can-select")
+	cls.add(c.Step.Move != "" || c.Step.Href != "", "cards-clickable")
+	return cls.String()
 }
 
 // cardsSide is one side of the table as drawn.

@@ -61,6 +61,7 @@ type catalogue struct {
 	loc     *i18n.Localizer          // for the plural forms
 	printer *message.Printer         // numbers
 	seen    map[string]*i18n.Message // every message of the file, by ID
+	forms   sync.Map                 // pluralKey → its text (see pluralForm)
 }
 
 var (
@@ -196,14 +197,44 @@ func T(ctx context.Context, msg string, args ...any) string {
 func TN(ctx context.Context, msg string, count int, args ...any) string {
 	text := msg
 	if c := catalogueOf(ctx); c != nil && c.plural[msg] {
-		if s, err := c.loc.Localize(&i18n.LocalizeConfig{MessageID: msg, PluralCount: count}); err == nil && s != "" {
-			text = s
-		}
+		text = c.pluralForm(msg, count)
 	}
 	if len(args) == 0 {
 		return text
 	}
 	return fmt.Sprintf(text, args...)
+}
+
+// maxCachedCount bounds the counts whose plural form a catalogue keeps
+// once looked up (scores, days, hours, minutes, moves): past it, each
+// lookup asks go-i18n again.
+const maxCachedCount = 1024
+
+// pluralKey is a message with plural forms and a count.
+type pluralKey struct {
+	msg   string
+	count int
+}
+
+// pluralForm is the text of the plural message msg (an ID of c.plural) for
+// count, msg itself when the catalogue has none. Lookups of counts up to
+// maxCachedCount are kept: go-i18n's costs more than the rest of a page's
+// text.
+func (c *catalogue) pluralForm(msg string, count int) string {
+	cache := 0 <= count && count <= maxCachedCount
+	if cache {
+		if s, ok := c.forms.Load(pluralKey{msg, count}); ok {
+			return s.(string)
+		}
+	}
+	text := msg
+	if s, err := c.loc.Localize(&i18n.LocalizeConfig{MessageID: msg, PluralCount: count}); err == nil && s != "" {
+		text = s
+	}
+	if cache {
+		c.forms.Store(pluralKey{msg, count}, text)
+	}
+	return text
 }
 
 // Number writes n with the digit grouping of the language of ctx:

@@ -179,6 +179,38 @@ func sideClass(s rules.Side) string {
 	return "s0"
 }
 
+// logClass is the class list of a line of the move list: its side ("s0"),
+// "current" for the move a review shows, "mistake" for one the analysis
+// found a mistake.
+func logClass(g GamePage, l LogLine) string {
+	cls := sideClass(l.Side)
+	if g.Review != nil && g.Review.Ply == l.Ply {
+		cls += " current"
+	}
+	if l.Mistake {
+		cls += " mistake"
+	}
+	return cls
+}
+
+// statusClass is the class list of a game's status line: "status", and
+// "your-turn" when the viewer is to move.
+func statusClass(yourTurn bool) string {
+	if yourTurn {
+		return "status your-turn" // not shown: CSS classes
+	}
+	return "status"
+}
+
+// playerClass is the class list of a player's line: "player", and
+// "to-move" for the player to move.
+func playerClass(toMove bool) string {
+	if toMove {
+		return "player to-move" // not shown: CSS classes
+	}
+	return "player"
+}
+
 // PlyHeader is the request header in which every htmx request from a game
 // page names the ply the page shows.
 const PlyHeader = "X-Trench-Ply"

@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"strings"
 
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/trenches"
@@ -25,52 +24,57 @@ type trenchesCell struct {
 
 // Class returns the CSS classes of the cell.
 func (c trenchesCell) Class() string {
-	var cls []string
-	add := func(ok bool, name string) {
-		if ok {
-			cls = append(cls, name)
-		}
-	}
-	add(c.Piece == trenches.Debris, "debris")
-	add(c.Last, "last")
-	add(c.Best, "best")
-	add(c.Selected, "selected")
-	add(c.Landing, "target")
-	add(c.Grenade, "target grenade") // not shown: CSS classes
-	add(c.Protected, "protected")
-	add(c.Step.Href != "" && !c.Landing, "can-select")
-	return strings.Join(cls, " ")
+	var cls classList
+	cls.add(c.Piece == trenches.Debris, "debris")
+	cls.add(c.Last, "last")
+	cls.add(c.Best, "best")
+	cls.add(c.Selected, "selected")
+	cls.add(c.Landing, "target")
+	cls.add(c.Grenade, "target grenade") // not shown: CSS classes
+	cls.add(c.Protected, "protected")
+	cls.add(c.Step.Href != "" && !c.Landing, "can-select")
+	return cls.String()
 }
 
-// Label is the accessible name of the cell in the language of ctx: the
-// square (its name in the notation), what stands on it and what a click
-// does, e.g. "c3, Light Soldier, select", "d5, throw the grenade here".
-func (c trenchesCell) Label(ctx context.Context) string {
-	parts := []string{c.Name}
+// Label is the accessible name of the cell in the words w of a language:
+// the square (its name in the notation), what stands on it and what a
+// click does, e.g. "c3, Light Soldier, select", "d5, throw the grenade
+// here".
+func (c trenchesCell) Label(w *boardWords) string {
+	var parts labelParts
+	parts.add(c.Name)
 	switch {
-	case c.Piece == trenches.Debris:
-		parts = append(parts, T(ctx, "Debris"))
-	case c.Piece != trenches.Empty:
-		parts = append(parts, pieceName(ctx, c.Piece))
+	case c.Piece != trenches.Empty && int(c.Piece) < len(w.pieces):
+		parts.add(w.pieces[c.Piece])
 	case !c.Grenade && !c.Landing:
-		parts = append(parts, T(ctx, "empty|square"))
+		parts.add(w.empty)
 	}
 	switch {
 	case c.Grenade:
-		parts = append(parts, T(ctx, "throw the grenade here"))
+		parts.add(w.grenadeHere)
 	case c.Landing:
-		parts = append(parts, T(ctx, "move here"))
+		parts.add(w.moveHere)
 	case c.Protected:
-		parts = append(parts, T(ctx, "protected by a Tank"))
+		parts.add(w.protectedHere)
 	case c.Selected:
-		parts = append(parts, T(ctx, "selected"))
+		parts.add(w.selected)
 	case c.Step != (Step{}):
-		parts = append(parts, T(ctx, "select"))
+		parts.add(w.select_)
 	}
 	if c.Last {
-		parts = append(parts, T(ctx, "last move|square"))
+		parts.add(w.lastMove)
 	}
-	return strings.Join(parts, ", ")
+	return parts.String()
+}
+
+// square is the cell as drawn, its label in the words w.
+func (c trenchesCell) square(w *boardWords) square {
+	sq := square{Step: c.Step, Name: c.Name, Class: c.Class(), Label: c.Label(w),
+		Labelled: c.Piece != trenches.Empty || c.Protected || c.Step != (Step{})}
+	if int(c.Piece) < len(piecePictures) {
+		sq.Inner = piecePictures[c.Piece]
+	}
+	return sq
 }
 
 // pieceName is a piece's side and type in the language of ctx: "Light
@@ -92,9 +96,9 @@ func pieceName(ctx context.Context, p trenches.Piece) string {
 // trenchesBoardVM is a Trenches board ready to draw.
 type trenchesBoardVM struct {
 	View   trenches.BoardView
-	Rows   [][]trenchesCell // in drawing order, row by row
-	Stage  string           // what the next click does, in words
-	Status string           // the last move and the side to move, in words
+	Rows   [][]square // in drawing order, row by row
+	Stage  string     // what the next click does, in words
+	Status string     // the last move and the side to move, in words
 }
 
 // trenchesBoard lays out v for the viewer (their side at the bottom) with
@@ -122,10 +126,11 @@ func trenchesBoard(ctx context.Context, v trenches.BoardView, p Play) trenchesBo
 		open, blocked = pos.GrenadeTargets(from, to)
 		stage = T(ctx, "Choose where the grenade lands (red squares are protected by a Tank).")
 	}
-	rows := make([][]trenchesCell, 10)
+	rows := make([][]square, 10)
+	cells := make([]square, 100)
+	words := wordsOf(ctx)
 	flip := p.Viewer == rules.Side1
 	for row := 0; row < 10; row++ {
-		cells := make([]trenchesCell, 0, 10)
 		for col := 0; col < 10; col++ {
 			file, rank := col, 9-row
 			if flip {
@@ -151,9 +156,9 @@ func trenchesBoard(ctx context.Context, v trenches.BoardView, p Play) trenchesBo
 			} else if sq == from {
 				c.Selected = true
 			}
-			cells = append(cells, c)
+			cells[row*10+col] = c.square(words)
 		}
-		rows[row] = cells
+		rows[row] = cells[row*10 : row*10+10 : row*10+10]
 	}
 	toMove := ""
 	switch {
