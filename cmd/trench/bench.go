@@ -699,6 +699,9 @@ type load struct {
 	reserved atomic.Int64
 	// open is the schedule of an open-loop run (nil in a closed loop).
 	open *openLoop
+	// onGame, when set, sees every game answer the clients read, with
+	// what they read in it (the tests check the reading).
+	onGame func(body []byte, pg *gamePage)
 }
 
 // openLoop hands out the start times of move POSTs on a fixed schedule:
@@ -930,6 +933,7 @@ type client struct {
 	games []*game
 	next  int
 	st    loadStats
+	buf   []byte // the last answer's body (see send)
 }
 
 const password = "bench-password"
@@ -959,11 +963,22 @@ type page struct {
 	body   []byte
 }
 
-// request sends one request; htmx adds the headers htmx sends for act.
+// request sends one request, with form (if not nil) as its body; htmx
+// adds the headers htmx sends for act.
 func (c *client) request(ctx context.Context, u *user, method, path string, form url.Values, act *action, current string) (page, error) {
+	if form == nil {
+		return c.send(ctx, u, method, path, "", false, act, current)
+	}
+	return c.send(ctx, u, method, path, form.Encode(), true, act, current)
+}
+
+// send sends one request, with the encoded form body if isForm; htmx
+// adds the headers htmx sends for act. The answer's body is read into the
+// client's buffer: it is valid until the client's next request.
+func (c *client) send(ctx context.Context, u *user, method, path, form string, isForm bool, act *action, current string) (page, error) {
 	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
+	if isForm {
+		body = strings.NewReader(form)
 	}
 	target := path
 	if !strings.HasPrefix(target, "http") {
@@ -973,21 +988,21 @@ func (c *client) request(ctx context.Context, u *user, method, path string, form
 	if err != nil {
 		return page{}, err
 	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if isForm {
+		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 	}
-	req.Header.Set("X-Forwarded-For", u.addr)
+	req.Header["X-Forwarded-For"] = []string{u.addr}
 	if act != nil && act.htmx {
-		req.Header.Set("HX-Request", "true")
-		req.Header.Set("HX-Current-URL", c.l.baseURL()+current)
+		req.Header["Hx-Request"] = []string{"true"}
+		req.Header["Hx-Current-Url"] = []string{c.l.baseURL() + current}
 		if act.target != "" {
-			req.Header.Set("HX-Target", act.target)
+			req.Header["Hx-Target"] = []string{act.target}
 		}
 		if act.trigger != "" {
-			req.Header.Set("HX-Trigger", act.trigger)
+			req.Header["Hx-Trigger"] = []string{act.trigger}
 		}
 		if act.boosted {
-			req.Header.Set("HX-Boosted", "true")
+			req.Header["Hx-Boosted"] = []string{"true"}
 		}
 		for k, v := range act.headers {
 			req.Header.Set(k, v)
@@ -999,11 +1014,31 @@ func (c *client) request(ctx context.Context, u *user, method, path string, form
 		return page{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
+	if c.buf, err = readBody(c.buf[:0], res.Body, res.ContentLength); err != nil {
 		return page{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	return page{status: res.StatusCode, url: res.Request.URL.Path, body: b}, nil
+	return page{status: res.StatusCode, url: res.Request.URL.Path, body: c.buf}, nil
+}
+
+// readBody appends all of r to buf (n bytes are announced, -1 unknown),
+// growing it only when it is too small.
+func readBody(buf []byte, r io.Reader, n int64) ([]byte, error) {
+	if n > 0 && n <= 1<<24 && int64(cap(buf)) < n+1 {
+		buf = make([]byte, 0, n+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 func (c *client) get(ctx context.Context, u *user, path string) (page, error) {
@@ -1118,6 +1153,7 @@ func (c *client) newGame(ctx context.Context, g *game) error {
 		return fmt.Errorf("accepting challenge %d led to %s, not a game", id, p.url)
 	}
 	g.moves = 0
+	p.body = bytes.Clone(p.body) // kept across the other player's request
 	return c.open(ctx, g, map[*user]page{b: p})
 }
 
@@ -1137,7 +1173,7 @@ func (c *client) open(ctx context.Context, g *game, have map[*user]page) error {
 			return err
 		}
 		c.st.PageBytes = append(c.st.PageBytes, len(p.body))
-		if g.tabs[i] = parseGame(p.body); !g.tabs[i].found {
+		if g.tabs[i] = c.readGame(p.body); !g.tabs[i].found {
 			return fmt.Errorf("GET %s: no #game on the page", g.url())
 		}
 	}
@@ -1228,7 +1264,7 @@ func (c *client) play(ctx context.Context, g *game) error {
 			}
 			c.st.FullPages++
 			c.st.PageBytes = append(c.st.PageBytes, len(p.body))
-			g.tabs[w] = parseGame(p.body)
+			g.tabs[w] = c.readGame(p.body)
 		} else {
 			poll := g.tabs[w].poll
 			if poll == nil {
@@ -1242,7 +1278,7 @@ func (c *client) play(ctx context.Context, g *game) error {
 			if err := wantOK(p, "live update"); err != nil {
 				return err
 			}
-			g.tabs[w] = parseGame(p.body)
+			g.tabs[w] = c.readGame(p.body)
 		}
 		if !g.tabs[w].found {
 			return fmt.Errorf("no #game in the answer")
@@ -1284,7 +1320,7 @@ func (c *client) clickMove(ctx context.Context, g *game, mover int) error {
 			return err
 		}
 		c.st.SelectionBytes = append(c.st.SelectionBytes, len(p.body))
-		if pg = parseGame(p.body); !pg.found {
+		if pg = c.readGame(p.body); !pg.found {
 			return fmt.Errorf("GET %s: no #game in the answer", a.url)
 		}
 		g.tabs[mover] = pg
@@ -1297,12 +1333,8 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	if pg.form == nil {
 		return fmt.Errorf("game %d: the board is not a form", g.id)
 	}
-	form := url.Values{}
-	for k, v := range pg.fields {
-		form[k] = slices.Clone(v)
-	}
-	form.Set("move", move)
-	ply, err := strconv.Atoi(form.Get("ply"))
+	form := encodeForm(pg.fields, move)
+	ply, err := strconv.Atoi(field(pg.fields, "ply"))
 	if err != nil {
 		return fmt.Errorf("game %d: the board form has no ply", g.id)
 	}
@@ -1318,7 +1350,7 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 		}
 		start = due
 	}
-	p, err := c.request(ctx, u, http.MethodPost, pg.form.url, form, pg.form, g.url())
+	p, err := c.send(ctx, u, http.MethodPost, pg.form.url, form, true, pg.form, g.url())
 	lat := time.Since(start)
 	if err != nil {
 		return err
@@ -1333,7 +1365,7 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	c.st.Latency = append(c.st.Latency, lat)
 	c.st.FragmentBytes = append(c.st.FragmentBytes, len(p.body))
 	g.moves++
-	next := parseGame(p.body)
+	next := c.readGame(p.body)
 	if !next.found {
 		return fmt.Errorf("move %s: no #game in the answer", move)
 	}
@@ -1346,6 +1378,15 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 		g.waiting = mover
 	}
 	return nil
+}
+
+// readGame reads a game answer (see parseGame).
+func (c *client) readGame(body []byte) *gamePage {
+	pg := parseGame(body)
+	if c.l.onGame != nil {
+		c.l.onGame(body, pg)
+	}
+	return pg
 }
 
 // gameOver goes on to the match's next game, or starts a new one.
@@ -1383,67 +1424,11 @@ type gamePage struct {
 	finished bool
 	nextGame string
 	poll     *action
-	units    []action // the board's clickable cells
-	targets  []action // … of them, the ones marked as the selection's targets
-	moves    []string // the move buttons' values
-	form     *action  // the board form's submission
-	fields   url.Values
-}
-
-// parseGame reads a game page or fragment.
-func parseGame(body []byte) *gamePage {
-	d := parseDoc(body)
-	pg := &gamePage{}
-	gameEl := d.byID("game")
-	if gameEl < 0 {
-		return pg
-	}
-	pg.found = true
-	if v, ok := d.attr(gameEl, "data-ply"); ok {
-		pg.ply, _ = strconv.Atoi(v)
-	}
-	if s := d.byID("status"); s >= 0 {
-		pg.yourTurn = d.hasClass(s, "your-turn")
-	}
-	if n := d.byID("next-game"); n >= 0 {
-		pg.nextGame, _ = d.attr(n, "href")
-	}
-	if p := d.byID("poll"); p >= 0 {
-		a := d.action(p, "hx-get", "href")
-		pg.poll = &a
-	}
-	pg.finished = pg.poll == nil
-	board := d.byID("board")
-	if board < 0 {
-		return pg
-	}
-	if d.is(board, "form") {
-		a := d.action(board, "hx-post", "action")
-		pg.form = &a
-		pg.fields = d.hiddenFields(board)
-	}
-	for i := board + 1; i < len(d.nodes); i++ {
-		if !d.inside(i, board) {
-			break
-		}
-		if _, ok := d.attr(i, "data-click"); !ok {
-			continue
-		}
-		switch d.nodes[i].tag {
-		case "a":
-			a := d.action(i, "hx-get", "href")
-			pg.units = append(pg.units, a)
-			if d.hasClass(i, "target") {
-				pg.targets = append(pg.targets, a)
-			}
-		case "button":
-			if d.attrIs(i, "name", "move") {
-				v, _ := d.attr(i, "value")
-				pg.moves = append(pg.moves, v)
-			}
-		}
-	}
-	return pg
+	units    []action    // the board's clickable cells
+	targets  []action    // … of them, the ones marked as the selection's targets
+	moves    []string    // the move buttons' values
+	form     *action     // the board form's submission
+	fields   []formField // its hidden fields, names unique
 }
 
 // doc is an HTML page or fragment as a flat list of elements (no text),

@@ -1,0 +1,633 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// Reading the game answers cheaply. The load reads three or four answers
+// per move (the live update, the selection clicks, the move's own
+// answer), each 10 to 30 KB; a tokenizer that copies every name and value
+// and a tree of all the elements cost the load about as much CPU as the
+// server spent answering. tagScanner below splits tags exactly as
+// golang.org/x/net/html's Tokenizer does, without copying anything, and
+// parseGame reads what a player's tab needs in one pass over it.
+
+// tagKind is what tagScanner.next found.
+type tagKind uint8
+
+const (
+	tagEOF         tagKind = iota // the end of the document
+	tagStart                      // <name …>
+	tagSelfClosing                // <name …/>
+	tagEnd                        // </name …>
+)
+
+// rawAttr is one attribute of the current tag as it is written: both
+// slices point into the document (the value neither unescaped nor with
+// its line ends converted; see attrValue).
+type rawAttr struct{ key, val []byte }
+
+// tagScanner walks the start and end tags of an HTML document the way
+// x/net/html's Tokenizer does (the same tag, attribute and self-closing
+// rules, the first of two attributes of the same name kept; text,
+// comments, doctypes and the content of raw-text elements such as
+// <script>, <textarea> and <noscript> skipped), without copying: name and
+// attrs point into the document and are valid until the next call.
+// Names and keys keep their case (compare with eqLower). The content of
+// <script> ends at the first </script>, without the script-escaping
+// rules of HTML (the server sends no inline script).
+type tagScanner struct {
+	b       []byte
+	pos     int
+	name    []byte
+	attrs   []rawAttr
+	lastVal int    // end of the last kept attribute's value, -1 for none
+	rawTag  string // the raw-text element whose content comes next
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// eqLower reports whether b equals s ignoring ASCII case (s in lower case).
+func eqLower(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// eqFold reports whether a and b are equal ignoring ASCII case.
+func eqFold(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		c, d := a[i], b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// rawTextElements are the elements whose content the tokenizer reads as
+// text up to their end tag.
+var rawTextElements = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
+
+func (z *tagScanner) skipSpace() {
+	for z.pos < len(z.b) && isSpaceByte(z.b[z.pos]) {
+		z.pos++
+	}
+}
+
+// next moves to the next tag and returns its kind (tagEOF at the end).
+func (z *tagScanner) next() tagKind {
+	b := z.b
+	if z.rawTag != "" {
+		z.skipRawText()
+	}
+	for {
+		i := bytes.IndexByte(b[z.pos:], '<')
+		if i < 0 || z.pos+i+1 >= len(b) {
+			z.pos = len(b)
+			return tagEOF
+		}
+		p := z.pos + i
+		c := b[p+1]
+		switch {
+		case isLetter(c):
+			z.pos = p + 1
+			if !z.readTag() {
+				return tagEOF
+			}
+			for _, r := range rawTextElements {
+				if eqLower(z.name, r) {
+					z.rawTag = r
+					break
+				}
+			}
+			// Self-closing: a solidus just before the '>' that is not the
+			// last character of an unquoted value (<p a=/>).
+			if end := z.pos - 2; b[end] == '/' && (z.lastVal < 0 || end != z.lastVal-1) {
+				return tagSelfClosing
+			}
+			return tagStart
+		case c == '/':
+			if p+2 >= len(b) {
+				z.pos = len(b)
+				return tagEOF
+			}
+			switch c2 := b[p+2]; {
+			case c2 == '>': // "</>": nothing at all
+				z.pos = p + 3
+			case isLetter(c2):
+				z.pos = p + 2
+				if !z.readTag() {
+					return tagEOF
+				}
+				return tagEnd
+			default: // a bogus comment, up to '>'
+				z.pos = p + 2
+				z.skipPast('>')
+			}
+		case c == '!':
+			z.pos = p + 2
+			if z.pos+1 < len(b) && b[z.pos] == '-' && b[z.pos+1] == '-' {
+				z.pos += 2
+				z.skipComment()
+			} else {
+				z.skipPast('>') // a doctype or a bogus comment
+			}
+		case c == '?':
+			z.pos = p + 2
+			z.skipPast('>')
+		default: // a '<' in the text
+			z.pos = p + 1
+		}
+	}
+}
+
+// skipPast moves past the next c, or to the end.
+func (z *tagScanner) skipPast(c byte) {
+	if i := bytes.IndexByte(z.b[z.pos:], c); i >= 0 {
+		z.pos += i + 1
+	} else {
+		z.pos = len(z.b)
+	}
+}
+
+// skipComment moves past the end of a comment whose "<!--" is read, by
+// the tokenizer's rules ("-->", "--!>", or at once "<!-->", "<!--->").
+func (z *tagScanner) skipComment() {
+	dashes, beginning := 0, true
+	for z.pos < len(z.b) {
+		c := z.b[z.pos]
+		z.pos++
+		switch c {
+		case '-':
+			dashes++
+			continue
+		case '>':
+			if dashes >= 2 || beginning {
+				return
+			}
+		case '!':
+			if dashes >= 2 {
+				if z.pos >= len(z.b) {
+					return
+				}
+				c = z.b[z.pos]
+				z.pos++
+				if c == '>' {
+					return
+				}
+				if c == '-' {
+					dashes, beginning = 1, false
+					continue
+				}
+			}
+		}
+		dashes, beginning = 0, false
+	}
+}
+
+// skipRawText moves to the end tag of the raw-text element just opened.
+func (z *tagScanner) skipRawText() {
+	tag := z.rawTag
+	z.rawTag = ""
+	b := z.b
+	if tag == "plaintext" {
+		z.pos = len(b)
+		return
+	}
+	for {
+		i := bytes.Index(b[z.pos:], []byte("</"))
+		if i < 0 {
+			z.pos = len(b)
+			return
+		}
+		p := z.pos + i
+		e := p + 2 + len(tag)
+		if e < len(b) && eqLower(b[p+2:e], tag) && (isSpaceByte(b[e]) || b[e] == '/' || b[e] == '>') {
+			z.pos = p
+			return
+		}
+		z.pos = p + 2
+	}
+}
+
+// readTag reads a tag's name and attributes from z.pos (its first letter)
+// past its '>'; false if the document ends first.
+func (z *tagScanner) readTag() bool {
+	b := z.b
+	z.attrs = z.attrs[:0]
+	z.lastVal = -1
+	start := z.pos
+	for z.pos < len(b) && !isSpaceByte(b[z.pos]) && b[z.pos] != '/' && b[z.pos] != '>' {
+		z.pos++
+	}
+	z.name = b[start:z.pos]
+	z.skipSpace()
+	for {
+		if z.pos >= len(b) {
+			return false
+		}
+		if b[z.pos] == '>' {
+			z.pos++
+			return true
+		}
+		// The key (an '=' as its first character belongs to it), then
+		// the value; a solidus after the key is taken.
+		ks := z.pos
+		if b[z.pos] == '=' {
+			z.pos++
+		}
+		for z.pos < len(b) {
+			c := b[z.pos]
+			if isSpaceByte(c) || c == '/' || c == '>' || c == '=' {
+				break
+			}
+			z.pos++
+		}
+		key := b[ks:z.pos]
+		vs, ve := z.pos, z.pos
+		z.skipSpace()
+		switch {
+		case z.pos >= len(b):
+			return false
+		case b[z.pos] == '/':
+			z.pos++
+		case b[z.pos] == '=':
+			z.pos++
+			z.skipSpace()
+			if z.pos >= len(b) {
+				return false
+			}
+			switch q := b[z.pos]; q {
+			case '>':
+			case '"', '\'':
+				z.pos++
+				vs = z.pos
+				i := bytes.IndexByte(b[z.pos:], q)
+				if i < 0 {
+					return false
+				}
+				ve = z.pos + i
+				z.pos = ve + 1
+			default:
+				vs = z.pos
+				for z.pos < len(b) && !isSpaceByte(b[z.pos]) && b[z.pos] != '>' {
+					z.pos++
+				}
+				ve = z.pos
+			}
+		}
+		if len(key) > 0 && !z.has(key) {
+			z.attrs = append(z.attrs, rawAttr{key: key, val: b[vs:ve]})
+			z.lastVal = ve
+		}
+		z.skipSpace()
+	}
+}
+
+// has reports whether the current tag already has an attribute key.
+func (z *tagScanner) has(key []byte) bool {
+	for _, a := range z.attrs {
+		if eqFold(a.key, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// attr returns the raw value of the current tag's attribute key (lower
+// case), and whether it has it.
+func (z *tagScanner) attr(key string) ([]byte, bool) {
+	for _, a := range z.attrs {
+		if eqLower(a.key, key) {
+			return a.val, true
+		}
+	}
+	return nil, false
+}
+
+// attrValue is an attribute's value as the tokenizer gives it: NUL
+// replaced, line ends converted, character references unescaped.
+func attrValue(raw []byte) string {
+	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, 0) < 0 {
+		return string(raw)
+	}
+	s := strings.ReplaceAll(string(raw), "\x00", "\uFFFD")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return html.UnescapeString(s)
+}
+
+// valueIs reports whether the raw value means s.
+func valueIs(raw []byte, s string) bool {
+	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, 0) < 0 {
+		return string(raw) == s
+	}
+	return attrValue(raw) == s
+}
+
+// hasClassToken reports whether the class list (a raw value) holds class,
+// separated as strings.Fields separates.
+func hasClassToken(raw []byte, class string) bool {
+	v := raw
+	if bytes.IndexByte(raw, '&') >= 0 || bytes.IndexByte(raw, '\r') >= 0 || bytes.IndexByte(raw, 0) >= 0 {
+		v = []byte(attrValue(raw))
+	}
+	for len(v) > 0 {
+		r, n := rune(v[0]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(v)
+		}
+		if unicode.IsSpace(r) {
+			v = v[n:]
+			continue
+		}
+		end := 0
+		for end < len(v) {
+			r, n := rune(v[end]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRune(v[end:])
+			}
+			if unicode.IsSpace(r) {
+				break
+			}
+			end += n
+		}
+		if string(v[:end]) == class {
+			return true
+		}
+		v = v[end:]
+	}
+	return false
+}
+
+// voidElement reports whether the element has no end tag.
+func voidElement(name []byte) bool {
+	switch len(name) {
+	case 2:
+		return eqLower(name, "br") || eqLower(name, "hr")
+	case 3:
+		return eqLower(name, "col") || eqLower(name, "img") || eqLower(name, "wbr")
+	case 4:
+		return eqLower(name, "area") || eqLower(name, "base") || eqLower(name, "link") || eqLower(name, "meta")
+	case 5:
+		return eqLower(name, "embed") || eqLower(name, "input") || eqLower(name, "track")
+	case 6:
+		return eqLower(name, "source")
+	}
+	return false
+}
+
+// inherited is what an element inherits from its ancestors (and itself)
+// for htmx: the nearest hx-boost and hx-target, the merged hx-headers.
+type inherited struct {
+	boost, boostSet bool // boost: the nearest hx-boost is "true"
+	target          string
+	targetSet       bool
+	headers         map[string]string // shared with the descendants: read only
+	name            []byte            // the element's (for its end tag)
+}
+
+// with returns the inheritance of an element with the scanner's current
+// attributes under parent p.
+func (p inherited) with(z *tagScanner) inherited {
+	in := p
+	in.name = z.name
+	if v, ok := z.attr("hx-boost"); ok {
+		in.boostSet, in.boost = true, valueIs(v, "true")
+	}
+	if v, ok := z.attr("hx-target"); ok {
+		in.targetSet, in.target = true, strings.TrimPrefix(attrValue(v), "#")
+	}
+	if v, ok := z.attr("hx-headers"); ok {
+		var m map[string]any
+		if json.Unmarshal([]byte(attrValue(v)), &m) == nil {
+			merged := make(map[string]string, len(p.headers)+len(m))
+			for k, v := range p.headers {
+				merged[k] = v
+			}
+			for name, val := range m {
+				merged[name] = fmt.Sprint(val)
+			}
+			in.headers = merged
+		}
+	}
+	return in
+}
+
+// action is what clicking the scanner's current element does with
+// JavaScript on (see doc.action), in is its inheritance.
+func (z *tagScanner) action(in inherited, hxAttr, plainAttr string) action {
+	var a action
+	if v, ok := z.attr(hxAttr); ok {
+		a.url, a.htmx = attrValue(v), true
+	} else {
+		if v, ok := z.attr(plainAttr); ok {
+			a.url = attrValue(v)
+		}
+		if in.boostSet && in.boost {
+			a.htmx, a.boosted = true, true
+		}
+	}
+	if a.htmx {
+		a.headers = in.headers
+		if in.targetSet {
+			a.target = in.target
+		}
+		if v, ok := z.attr("id"); ok {
+			a.trigger = attrValue(v)
+		}
+	}
+	return a
+}
+
+// formField is one hidden field of a form.
+type formField struct{ name, value string }
+
+// setField sets name to value in fs (as url.Values.Set: one value).
+func setField(fs []formField, name, value string) []formField {
+	for i := range fs {
+		if fs[i].name == name {
+			fs[i].value = value
+			return fs
+		}
+	}
+	return append(fs, formField{name, value})
+}
+
+// encodeForm encodes fields with move set to move, byte for byte as
+// url.Values.Encode does (keys sorted).
+func encodeForm(fields []formField, move string) string {
+	fs := make([]formField, 0, len(fields)+1)
+	fs = append(fs, fields...)
+	fs = setField(fs, "move", move)
+	slices.SortFunc(fs, func(a, b formField) int { return strings.Compare(a.name, b.name) })
+	var sb strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			sb.WriteByte('&')
+		}
+		sb.WriteString(url.QueryEscape(f.name))
+		sb.WriteByte('=')
+		sb.WriteString(url.QueryEscape(f.value))
+	}
+	return sb.String()
+}
+
+// field returns the value of the field named name ("" for none).
+func field(fs []formField, name string) string {
+	for _, f := range fs {
+		if f.name == name {
+			return f.value
+		}
+	}
+	return ""
+}
+
+// parseGame reads a game page or fragment: the first element of each id
+// it needs, and of the first #board its clickable cells, move buttons
+// and (a form) hidden fields, as a DOM would show them.
+func parseGame(body []byte) *gamePage {
+	pg := &gamePage{}
+	z := tagScanner{b: body, attrs: make([]rawAttr, 0, 16)}
+	stack := make([]inherited, 0, 32)
+	var seenStatus, seenNext, seenPoll, seenBoard bool
+	boardDepth := -1 // the board's place on the stack while it is open
+	boardForm := false
+	for {
+		kind := z.next()
+		if kind == tagEOF {
+			if !pg.found {
+				return &gamePage{}
+			}
+			pg.finished = pg.poll == nil
+			return pg
+		}
+		if kind == tagEnd {
+			for i := len(stack) - 1; i >= 0; i-- {
+				if eqFold(stack[i].name, z.name) {
+					stack = stack[:i]
+					break
+				}
+			}
+			if boardDepth >= 0 && len(stack) <= boardDepth {
+				boardDepth = -1
+			}
+			continue
+		}
+		var parent inherited
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		in := parent.with(&z)
+		inBoard := boardDepth >= 0
+		if id, ok := z.attr("id"); ok {
+			switch {
+			case !pg.found && valueIs(id, "game"):
+				pg.found = true
+				if v, ok := z.attr("data-ply"); ok {
+					pg.ply, _ = strconv.Atoi(attrValue(v))
+				}
+			case !seenStatus && valueIs(id, "status"):
+				seenStatus = true
+				v, _ := z.attr("class")
+				pg.yourTurn = hasClassToken(v, "your-turn")
+			case !seenNext && valueIs(id, "next-game"):
+				seenNext = true
+				if v, ok := z.attr("href"); ok {
+					pg.nextGame = attrValue(v)
+				}
+			case !seenPoll && valueIs(id, "poll"):
+				seenPoll = true
+				a := z.action(in, "hx-get", "href")
+				pg.poll = &a
+			case !seenBoard && valueIs(id, "board"):
+				seenBoard = true
+				if eqLower(z.name, "form") {
+					boardForm = true
+					a := z.action(in, "hx-post", "action")
+					pg.form = &a
+					pg.fields = []formField{}
+				}
+				if kind == tagStart && !voidElement(z.name) {
+					boardDepth = len(stack)
+				}
+			}
+		}
+		if inBoard {
+			z.boardElement(pg, in, boardForm)
+		}
+		if kind == tagStart && !voidElement(z.name) {
+			stack = append(stack, in)
+		}
+	}
+}
+
+// boardElement reads the scanner's current element, inside the board.
+func (z *tagScanner) boardElement(pg *gamePage, in inherited, form bool) {
+	if form && eqLower(z.name, "input") {
+		if t, ok := z.attr("type"); ok && valueIs(t, "hidden") {
+			var name, value string
+			if v, ok := z.attr("name"); ok {
+				name = attrValue(v)
+			}
+			if v, ok := z.attr("value"); ok {
+				value = attrValue(v)
+			}
+			pg.fields = setField(pg.fields, name, value)
+		}
+		return
+	}
+	if _, ok := z.attr("data-click"); !ok {
+		return
+	}
+	switch {
+	case eqLower(z.name, "a"):
+		a := z.action(in, "hx-get", "href")
+		pg.units = append(pg.units, a)
+		if v, ok := z.attr("class"); ok && hasClassToken(v, "target") {
+			pg.targets = append(pg.targets, a)
+		}
+	case eqLower(z.name, "button"):
+		if v, ok := z.attr("name"); ok && valueIs(v, "move") {
+			var val string
+			if v, ok := z.attr("value"); ok {
+				val = attrValue(v)
+			}
+			pg.moves = append(pg.moves, val)
+		}
+	}
+}
