@@ -418,29 +418,59 @@ type inherited struct {
 	target          string
 	targetSet       bool
 	headers         map[string]string // shared with the descendants: read only
-	name            []byte            // the element's (for its end tag)
 }
 
-// with returns the inheritance of an element with the scanner's current
-// attributes under parent p.
-func (p inherited) with(z *tagScanner) inherited {
+// htmxAttrs are the raw values of the current tag's attributes that
+// descendants inherit (nil: absent).
+type htmxAttrs struct{ boost, target, headers []byte }
+
+// inheritable returns the current tag's hx-boost, hx-target and
+// hx-headers, and whether it has any of them.
+func (z *tagScanner) inheritable() (htmxAttrs, bool) {
+	var h htmxAttrs
+	any := false
+	for _, a := range z.attrs {
+		k := a.key
+		if len(k) < 8 || k[0]|0x20 != 'h' || k[1]|0x20 != 'x' || k[2] != '-' {
+			continue
+		}
+		switch {
+		case h.boost == nil && eqLower(k, "hx-boost"):
+			h.boost, any = nonNil(a.val), true
+		case h.target == nil && eqLower(k, "hx-target"):
+			h.target, any = nonNil(a.val), true
+		case h.headers == nil && eqLower(k, "hx-headers"):
+			h.headers, any = nonNil(a.val), true
+		}
+	}
+	return h, any
+}
+
+// nonNil returns b, empty but not nil when it is nil.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// with returns the inheritance of an element with attributes h under p.
+func (p inherited) with(h htmxAttrs) inherited {
 	in := p
-	in.name = z.name
-	if v, ok := z.attr("hx-boost"); ok {
-		in.boostSet, in.boost = true, valueIs(v, "true")
+	if h.boost != nil {
+		in.boostSet, in.boost = true, valueIs(h.boost, "true")
 	}
-	if v, ok := z.attr("hx-target"); ok {
-		in.targetSet, in.target = true, strings.TrimPrefix(attrValue(v), "#")
+	if h.target != nil {
+		in.targetSet, in.target = true, strings.TrimPrefix(attrValue(h.target), "#")
 	}
-	if v, ok := z.attr("hx-headers"); ok {
-		var m map[string]any
-		if json.Unmarshal([]byte(attrValue(v)), &m) == nil {
+	if h.headers != nil {
+		if m, ok := parseHeaders(attrValue(h.headers)); ok {
 			merged := make(map[string]string, len(p.headers)+len(m))
 			for k, v := range p.headers {
 				merged[k] = v
 			}
-			for name, val := range m {
-				merged[name] = fmt.Sprint(val)
+			for k, v := range m {
+				merged[k] = v
 			}
 			in.headers = merged
 		}
@@ -448,9 +478,40 @@ func (p inherited) with(z *tagScanner) inherited {
 	return in
 }
 
+// parseHeaders reads an hx-headers value, a JSON object, as htmx does
+// (values as fmt.Sprint prints them); false if it is not JSON. The
+// server's {"Name":"value"} is read without the JSON decoder.
+func parseHeaders(v string) (map[string]string, bool) {
+	if len(v) >= 7 && strings.HasPrefix(v, `{"`) && strings.HasSuffix(v, `"}`) && !strings.ContainsAny(v, `\`) {
+		inner := v[2 : len(v)-2]
+		if k, val, ok := strings.Cut(inner, `":"`); ok && !strings.Contains(k, `"`) && !strings.Contains(val, `"`) && utf8.ValidString(inner) && !hasControl(inner) {
+			return map[string]string{k: val}, true
+		}
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(v), &m) != nil {
+		return nil, false
+	}
+	out := make(map[string]string, len(m))
+	for name, val := range m {
+		out[name] = fmt.Sprint(val)
+	}
+	return out, true
+}
+
+// hasControl reports whether s has a byte JSON strings may not hold raw.
+func hasControl(s string) bool {
+	for i := range len(s) {
+		if s[i] < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
 // action is what clicking the scanner's current element does with
 // JavaScript on (see doc.action), in is its inheritance.
-func (z *tagScanner) action(in inherited, hxAttr, plainAttr string) action {
+func (z *tagScanner) action(in *inherited, hxAttr, plainAttr string) action {
 	var a action
 	if v, ok := z.attr(hxAttr); ok {
 		a.url, a.htmx = attrValue(v), true
@@ -523,7 +584,14 @@ func field(fs []formField, name string) string {
 func parseGame(body []byte) *gamePage {
 	pg := &gamePage{}
 	z := tagScanner{b: body, attrs: make([]rawAttr, 0, 16)}
-	stack := make([]inherited, 0, 32)
+	// The open elements, each with its inheritance: an index in frames,
+	// which grows only at an element with htmx attributes of its own.
+	type open struct {
+		name  []byte
+		frame int
+	}
+	stack := make([]open, 0, 32)
+	frames := make([]inherited, 1, 8)
 	var seenStatus, seenNext, seenPoll, seenBoard bool
 	boardDepth := -1 // the board's place on the stack while it is open
 	boardForm := false
@@ -548,11 +616,15 @@ func parseGame(body []byte) *gamePage {
 			}
 			continue
 		}
-		var parent inherited
+		frame := 0
 		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
+			frame = stack[len(stack)-1].frame
 		}
-		in := parent.with(&z)
+		if h, ok := z.inheritable(); ok {
+			frames = append(frames, frames[frame].with(h))
+			frame = len(frames) - 1
+		}
+		in := &frames[frame]
 		inBoard := boardDepth >= 0
 		if id, ok := z.attr("id"); ok {
 			switch {
@@ -591,13 +663,13 @@ func parseGame(body []byte) *gamePage {
 			z.boardElement(pg, in, boardForm)
 		}
 		if kind == tagStart && !voidElement(z.name) {
-			stack = append(stack, in)
+			stack = append(stack, open{z.name, frame})
 		}
 	}
 }
 
 // boardElement reads the scanner's current element, inside the board.
-func (z *tagScanner) boardElement(pg *gamePage, in inherited, form bool) {
+func (z *tagScanner) boardElement(pg *gamePage, in *inherited, form bool) {
 	if form && eqLower(z.name, "input") {
 		if t, ok := z.attr("type"); ok && valueIs(t, "hidden") {
 			var name, value string
