@@ -361,7 +361,7 @@ var scannerPages = map[string]string{
 	"empty":              ``,
 	"entities":           `<div id="g&#97;me" data-ply="&#49;0"><p id="status" class="a&nbsp;your-turn&#32;b"></p><a id="next-game" href="/games/9?x=1&amp;y=2&copy"></a><form id="board" action="/f?a=1&amp;b=2"><input type="hidden" name="_csrf" value="&lt;&gt;&quot;&#39;"></form></div>`,
 	"attribute syntax":   `<div id="game" data-ply="1"><form id="board" action="/f" =x / y=1><a data-click / href="/1"/ class="target"></a><a data-click href = /2></a><a data-click href= ></a><button name=move value=z data-click/></form></div>`,
-	"headers": `<div id="game" data-ply="1" hx-headers='{"A":"\u0041","B" : "x"}'><div hx-headers='{"C":"a\"b"}'><div hx-headers='{"":""}'><div hx-headers='{"D":"1","D":"2"}'><div hx-headers='{"E":"&#9;"}' hx-boost="TRUE"><div id="poll" hx-get="/p" hx-headers='{"F":"x","G":"y"}'></div></div></div></div></div></div>`,
+	"headers":            `<div id="game" data-ply="1" hx-headers='{"A":"\u0041","B" : "x"}'><div hx-headers='{"C":"a\"b"}'><div hx-headers='{"":""}'><div hx-headers='{"D":"1","D":"2"}'><div hx-headers='{"E":"&#9;"}' hx-boost="TRUE"><div id="poll" hx-get="/p" hx-headers='{"F":"x","G":"y"}'></div></div></div></div></div></div>`,
 	"text with angles":   `<div id="game" data-ply="1">1 < 2 <3 <> < / a> <form id="board" action="/f"><a data-click href="/1">a<b</a></form></div>`,
 }
 
