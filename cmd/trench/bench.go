@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -84,8 +85,11 @@ type benchResult struct {
 	// ServerCPUPerMove is the server process's CPU time per move in ms
 	// (0 when it is not measured apart: in-process, or --url without --pid).
 	ServerCPUPerMove float64
-	LastLine         string
-	ServerLabels     bool
+	// LoadCPUPerMove is the load's own CPU time per move in ms (0 when
+	// the server runs in the same process).
+	LoadCPUPerMove float64
+	LastLine       string
+	ServerLabels   bool
 }
 
 func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
@@ -207,6 +211,13 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		base, serverPID = child.URL, child.cmd.Process.Pid
 		say("server: child process %d (%s serve) at %s, its own database and log in %s", serverPID, bin, base, dir)
 	}
+	if srv == nil {
+		// The load's garbage is short-lived and its heap small: it
+		// collects as seldom as the server does, to leave the CPU to it.
+		if _, ok := os.LookupEnv("GOGC"); !ok {
+			defer debug.SetGCPercent(debug.SetGCPercent(serveGCPercent))
+		}
+	}
 	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
 	rawLat := durationsMS(raw.latency)
 	say("raw SQLite move commit (INSERT INTO moves + UPDATE games … WHERE id = ? AND ply = ?, one transaction, the server's pragmas, one goroutine): %.0f commits/s (%d in %s; p50 %.2f ms, p99 %.2f ms, max %.2f ms)",
@@ -245,10 +256,12 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		cpuOf = strconv.Itoa(serverPID)
 	}
 	cpu0, cpuOK := procCPU(cpuOf)
+	load0, loadOK := procCPU("self")
 	start := time.Now()
 	st := ld.run(ctx, runLimits{moves: cfg.Moves, duration: cfg.Duration, rate: cfg.Rate})
 	res.Elapsed = time.Since(start)
 	cpu1, _ := procCPU(cpuOf)
+	load1, _ := procCPU("self")
 	if prof != nil {
 		pprof.StopCPUProfile()
 		if err := prof.Close(); err != nil {
@@ -314,6 +327,12 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		res.ServerCPUPerMove = used * 1000 / float64(st.Moves)
 		say("  server CPU        %.2f of %d CPUs (its own process accounting): %.2f ms per move, %.3f ms per request",
 			used/res.Elapsed.Seconds(), runtime.NumCPU(), res.ServerCPUPerMove, used*1000/math.Max(1, float64(st.Requests)))
+	}
+	if srv == nil && loadOK && st.Moves > 0 {
+		used := (load1 - load0).Seconds()
+		res.LoadCPUPerMove = used * 1000 / float64(st.Moves)
+		say("  load CPU          %.2f of %d CPUs (this process, the clients): %.2f ms per move", used/res.Elapsed.Seconds(),
+			runtime.NumCPU(), res.LoadCPUPerMove)
 	}
 	say("  raw commits/s     %.0f", res.RawPerSec)
 	say("  ratio             %.2f (moves/s ÷ raw commits/s)", res.Ratio)
@@ -768,6 +787,8 @@ func newLoad(ctx context.Context, cfg loadConfig) (*load, error) {
 		MaxIdleConns:        4 * cfg.Clients,
 		MaxIdleConnsPerHost: 4 * cfg.Clients,
 		IdleConnTimeout:     time.Minute,
+		// An answer (headers and body, 10 to 30 KB) in one read.
+		ReadBufferSize: 64 << 10,
 	}
 	for i := range cfg.Clients {
 		c := &client{l: l, id: i, rng: rand.New(rand.NewPCG(uint64(i)+1, 7))}

@@ -55,9 +55,26 @@ type tagScanner struct {
 	rawTag  string // the raw-text element whose content comes next
 }
 
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
-}
+func isSpaceByte(c byte) bool { return byteClass[c]&classSpace != 0 }
+
+// byteClass sorts the bytes that end a tag's name, an attribute's key or
+// an unquoted value.
+var byteClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \n\r\t\f") {
+		t[c] |= classSpace | classEndName | classEndKey | classEndValue
+	}
+	t['/'] |= classEndName | classEndKey
+	t['>'] |= classEndName | classEndKey | classEndValue
+	t['='] |= classEndKey
+	return t
+}()
+
+const (
+	classSpace    = 1 << iota // HTML's whitespace
+	classEndName              // whitespace, '/', '>'
+	classEndKey               // whitespace, '/', '>', '='
+	classEndValue             // whitespace, '>'
+)
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
@@ -251,7 +268,7 @@ func (z *tagScanner) readTag() bool {
 	z.attrs = z.attrs[:0]
 	z.lastVal = -1
 	start := z.pos
-	for z.pos < len(b) && !isSpaceByte(b[z.pos]) && b[z.pos] != '/' && b[z.pos] != '>' {
+	for z.pos < len(b) && byteClass[b[z.pos]]&classEndName == 0 {
 		z.pos++
 	}
 	z.name = b[start:z.pos]
@@ -270,11 +287,7 @@ func (z *tagScanner) readTag() bool {
 		if b[z.pos] == '=' {
 			z.pos++
 		}
-		for z.pos < len(b) {
-			c := b[z.pos]
-			if isSpaceByte(c) || c == '/' || c == '>' || c == '=' {
-				break
-			}
+		for z.pos < len(b) && byteClass[b[z.pos]]&classEndKey == 0 {
 			z.pos++
 		}
 		key := b[ks:z.pos]
@@ -304,7 +317,7 @@ func (z *tagScanner) readTag() bool {
 				z.pos = ve + 1
 			default:
 				vs = z.pos
-				for z.pos < len(b) && !isSpaceByte(b[z.pos]) && b[z.pos] != '>' {
+				for z.pos < len(b) && byteClass[b[z.pos]]&classEndValue == 0 {
 					z.pos++
 				}
 				ve = z.pos
