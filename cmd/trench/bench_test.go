@@ -191,8 +191,9 @@ func TestBenchFlags(t *testing.T) {
 }
 
 // TestBenchServerProcess runs the bench against `trench serve` as a child
-// process, as `make bench` does: the server's own CPU is reported and its
-// profile written. Skipped with -short (it builds the binary).
+// process, as `make bench` does: the server's own CPU and the load's are
+// reported and the server's profile written. Skipped with -short (it
+// builds the binary).
 func TestBenchServerProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary: not with -short")
@@ -215,6 +216,9 @@ func TestBenchServerProcess(t *testing.T) {
 	}
 	if res.ServerCPUPerMove <= 0 || !strings.Contains(out.String(), "ms per request") || !strings.Contains(out.String(), "server: child process") {
 		t.Fatalf("no server CPU reported (%v ms per move)", res.ServerCPUPerMove)
+	}
+	if res.LoadCPUPerMove <= 0 || !strings.Contains(out.String(), "load CPU ") {
+		t.Fatalf("no CPU of the load reported (%v ms per move)", res.LoadCPUPerMove)
 	}
 	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
 		t.Fatalf("no profile of the server written: %v", err)
