@@ -32,24 +32,26 @@ const (
 	tagEnd                        // </name …>
 )
 
-// rawAttr is one attribute of the current tag as it is written: both
-// slices point into the document (the value neither unescaped nor with
-// its line ends converted; see attrValue).
-type rawAttr struct{ key, val []byte }
+// rawAttr is one attribute of the current tag as it is written: the
+// offsets of its key and value in the document (the value neither
+// unescaped nor with its line ends converted; see attrValue). Offsets,
+// not slices: the scanner writes no pointers, so the garbage collector's
+// write barrier costs nothing.
+type rawAttr struct{ ks, ke, vs, ve int }
 
 // tagScanner walks the start and end tags of an HTML document the way
 // x/net/html's Tokenizer does (the same tag, attribute and self-closing
 // rules, the first of two attributes of the same name kept; text,
 // comments, doctypes and the content of raw-text elements such as
-// <script>, <textarea> and <noscript> skipped), without copying: name and
-// attrs point into the document and are valid until the next call.
+// <script>, <textarea> and <noscript> skipped), without copying: the current tag's name and
+// attributes are offsets into the document, valid until the next call.
 // Names and keys keep their case (compare with eqLower). The content of
 // <script> ends at the first </script>, without the script-escaping
 // rules of HTML (the server sends no inline script).
 type tagScanner struct {
 	b       []byte
 	pos     int
-	name    []byte
+	ns, ne  int // the current tag's name, b[ns:ne]
 	attrs   []rawAttr
 	lastVal int    // end of the last kept attribute's value, -1 for none
 	rawTag  string // the raw-text element whose content comes next
@@ -119,6 +121,23 @@ func eqFold(a, b []byte) bool {
 // text up to their end tag.
 var rawTextElements = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
 
+// rawTextElement returns the raw-text element named name, "" if it is
+// none.
+func rawTextElement(name []byte) string {
+	if len(name) < 3 || len(name) > 9 {
+		return ""
+	}
+	switch name[0] | 0x20 {
+	case 'i', 'n', 'p', 's', 't', 'x':
+		for _, r := range rawTextElements {
+			if eqLower(name, r) {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
 func (z *tagScanner) skipSpace() {
 	for z.pos < len(z.b) && isSpaceByte(z.b[z.pos]) {
 		z.pos++
@@ -145,12 +164,7 @@ func (z *tagScanner) next() tagKind {
 			if !z.readTag() {
 				return tagEOF
 			}
-			for _, r := range rawTextElements {
-				if eqLower(z.name, r) {
-					z.rawTag = r
-					break
-				}
-			}
+			z.rawTag = rawTextElement(z.name())
 			// Self-closing: a solidus just before the '>' that is not the
 			// last character of an unquoted value (<p a=/>).
 			if end := z.pos - 2; b[end] == '/' && (z.lastVal < 0 || end != z.lastVal-1) {
@@ -271,7 +285,7 @@ func (z *tagScanner) readTag() bool {
 	for z.pos < len(b) && byteClass[b[z.pos]]&classEndName == 0 {
 		z.pos++
 	}
-	z.name = b[start:z.pos]
+	z.ns, z.ne = start, z.pos
 	z.skipSpace()
 	for {
 		if z.pos >= len(b) {
@@ -324,17 +338,20 @@ func (z *tagScanner) readTag() bool {
 			}
 		}
 		if len(key) > 0 && !z.has(key) {
-			z.attrs = append(z.attrs, rawAttr{key: key, val: b[vs:ve]})
+			z.attrs = append(z.attrs, rawAttr{ks, ks + len(key), vs, ve})
 			z.lastVal = ve
 		}
 		z.skipSpace()
 	}
 }
 
+// name returns the current tag's name.
+func (z *tagScanner) name() []byte { return z.b[z.ns:z.ne] }
+
 // has reports whether the current tag already has an attribute key.
 func (z *tagScanner) has(key []byte) bool {
 	for _, a := range z.attrs {
-		if eqFold(a.key, key) {
+		if eqFold(z.b[a.ks:a.ke], key) {
 			return true
 		}
 	}
@@ -345,8 +362,8 @@ func (z *tagScanner) has(key []byte) bool {
 // case), and whether it has it.
 func (z *tagScanner) attr(key string) ([]byte, bool) {
 	for _, a := range z.attrs {
-		if eqLower(a.key, key) {
-			return a.val, true
+		if eqLower(z.b[a.ks:a.ke], key) {
+			return z.b[a.vs:a.ve], true
 		}
 	}
 	return nil, false
@@ -443,17 +460,17 @@ func (z *tagScanner) inheritable() (htmxAttrs, bool) {
 	var h htmxAttrs
 	any := false
 	for _, a := range z.attrs {
-		k := a.key
+		k, v := z.b[a.ks:a.ke], z.b[a.vs:a.ve]
 		if len(k) < 8 || k[0]|0x20 != 'h' || k[1]|0x20 != 'x' || k[2] != '-' {
 			continue
 		}
 		switch {
 		case h.boost == nil && eqLower(k, "hx-boost"):
-			h.boost, any = nonNil(a.val), true
+			h.boost, any = nonNil(v), true
 		case h.target == nil && eqLower(k, "hx-target"):
-			h.target, any = nonNil(a.val), true
+			h.target, any = nonNil(v), true
 		case h.headers == nil && eqLower(k, "hx-headers"):
-			h.headers, any = nonNil(a.val), true
+			h.headers, any = nonNil(v), true
 		}
 	}
 	return h, any
@@ -599,10 +616,7 @@ func parseGame(body []byte) *gamePage {
 	z := tagScanner{b: body, attrs: make([]rawAttr, 0, 16)}
 	// The open elements, each with its inheritance: an index in frames,
 	// which grows only at an element with htmx attributes of its own.
-	type open struct {
-		name  []byte
-		frame int
-	}
+	type open struct{ ns, ne, frame int } // name body[ns:ne]
 	stack := make([]open, 0, 32)
 	frames := make([]inherited, 1, 8)
 	var seenStatus, seenNext, seenPoll, seenBoard bool
@@ -619,7 +633,7 @@ func parseGame(body []byte) *gamePage {
 		}
 		if kind == tagEnd {
 			for i := len(stack) - 1; i >= 0; i-- {
-				if eqFold(stack[i].name, z.name) {
+				if eqFold(body[stack[i].ns:stack[i].ne], z.name()) {
 					stack = stack[:i]
 					break
 				}
@@ -661,13 +675,13 @@ func parseGame(body []byte) *gamePage {
 				pg.poll = &a
 			case !seenBoard && valueIs(id, "board"):
 				seenBoard = true
-				if eqLower(z.name, "form") {
+				if eqLower(z.name(), "form") {
 					boardForm = true
 					a := z.action(in, "hx-post", "action")
 					pg.form = &a
 					pg.fields = []formField{}
 				}
-				if kind == tagStart && !voidElement(z.name) {
+				if kind == tagStart && !voidElement(z.name()) {
 					boardDepth = len(stack)
 				}
 			}
@@ -675,15 +689,15 @@ func parseGame(body []byte) *gamePage {
 		if inBoard {
 			z.boardElement(pg, in, boardForm)
 		}
-		if kind == tagStart && !voidElement(z.name) {
-			stack = append(stack, open{z.name, frame})
+		if kind == tagStart && !voidElement(z.name()) {
+			stack = append(stack, open{z.ns, z.ne, frame})
 		}
 	}
 }
 
 // boardElement reads the scanner's current element, inside the board.
 func (z *tagScanner) boardElement(pg *gamePage, in *inherited, form bool) {
-	if form && eqLower(z.name, "input") {
+	if form && eqLower(z.name(), "input") {
 		if t, ok := z.attr("type"); ok && valueIs(t, "hidden") {
 			var name, value string
 			if v, ok := z.attr("name"); ok {
@@ -700,13 +714,13 @@ func (z *tagScanner) boardElement(pg *gamePage, in *inherited, form bool) {
 		return
 	}
 	switch {
-	case eqLower(z.name, "a"):
+	case eqLower(z.name(), "a"):
 		a := z.action(in, "hx-get", "href")
 		pg.units = append(pg.units, a)
 		if v, ok := z.attr("class"); ok && hasClassToken(v, "target") {
 			pg.targets = append(pg.targets, a)
 		}
-	case eqLower(z.name, "button"):
+	case eqLower(z.name(), "button"):
 		if v, ok := z.attr("name"); ok && valueIs(v, "move") {
 			var val string
 			if v, ok := z.attr("value"); ok {
