@@ -63,6 +63,9 @@ type benchConfig struct {
 	ComputerShare float64
 	// ComputerPhase is how long each phase of the comparison lasts.
 	ComputerPhase time.Duration
+	// LoadProcs is the GOMAXPROCS of the bench's own process while the
+	// load runs, when the server runs in another process (0: unchanged).
+	LoadProcs int
 }
 
 // benchResult is what a bench run measured.
@@ -110,6 +113,7 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: start move POSTs at this fixed rate (moves/s), latency measured from the scheduled time (0: closed loop, as fast as the server answers)")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
 	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at the hard level (0: skip)")
+	fs.IntVar(&cfg.LoadProcs, "load-procs", 1, "with the server in another process: processors the load's clients may use at once (GOMAXPROCS of this process; 0: all), to leave the others to the server")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -211,14 +215,18 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		base, serverPID = child.URL, child.cmd.Process.Pid
 		say("server: child process %d (%s serve) at %s, its own database and log in %s", serverPID, bin, base, dir)
 	}
+	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
 	if srv == nil {
 		// The load's garbage is short-lived and its heap small: it
 		// collects as seldom as the server does, to leave the CPU to it.
 		if _, ok := os.LookupEnv("GOGC"); !ok {
 			defer debug.SetGCPercent(debug.SetGCPercent(serveGCPercent))
 		}
+		// Goroutines waiting on the server spin less on one processor.
+		if cfg.LoadProcs > 0 {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.LoadProcs))
+		}
 	}
-	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
 	rawLat := durationsMS(raw.latency)
 	say("raw SQLite move commit (INSERT INTO moves + UPDATE games … WHERE id = ? AND ply = ?, one transaction, the server's pragmas, one goroutine): %.0f commits/s (%d in %s; p50 %.2f ms, p99 %.2f ms, max %.2f ms)",
 		res.RawPerSec, raw.commits, raw.commitTime.Round(time.Millisecond), percentile(rawLat, 50), percentile(rawLat, 99), percentile(rawLat, 100))
@@ -331,8 +339,11 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	if srv == nil && loadOK && st.Moves > 0 {
 		used := (load1 - load0).Seconds()
 		res.LoadCPUPerMove = used * 1000 / float64(st.Moves)
-		say("  load CPU          %.2f of %d CPUs (this process, the clients): %.2f ms per move", used/res.Elapsed.Seconds(),
-			runtime.NumCPU(), res.LoadCPUPerMove)
+		say("  load CPU          %.2f of %d CPUs (this process, the clients, GOMAXPROCS %d): %.2f ms per move", used/res.Elapsed.Seconds(),
+			runtime.NumCPU(), runtime.GOMAXPROCS(0), res.LoadCPUPerMove)
+		if procs := runtime.GOMAXPROCS(0); used/res.Elapsed.Seconds() > 0.8*float64(procs) {
+			say("  (the load kept its %d processor(s) busy: these figures measure it as much as the server; see --load-procs)", procs)
+		}
 	}
 	say("  raw commits/s     %.0f", res.RawPerSec)
 	say("  ratio             %.2f (moves/s ÷ raw commits/s)", res.Ratio)

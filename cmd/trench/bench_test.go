@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,9 +192,9 @@ func TestBenchFlags(t *testing.T) {
 }
 
 // TestBenchServerProcess runs the bench against `trench serve` as a child
-// process, as `make bench` does: the server's own CPU and the load's are
-// reported and the server's profile written. Skipped with -short (it
-// builds the binary).
+// process, as `make bench` does: the server's own CPU and the load's (on
+// one processor, given back afterwards) are reported and the server's
+// profile written. Skipped with -short (it builds the binary).
 func TestBenchServerProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary: not with -short")
@@ -204,9 +205,10 @@ func TestBenchServerProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := filepath.Join(dir, "cpu.out")
+	procs := runtime.GOMAXPROCS(0)
 	var out bytes.Buffer
 	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 30, Duration: 2 * time.Second,
-		Game: "mix", RawDuration: 50 * time.Millisecond, Bin: bin, CPUProfile: prof, Dir: dir}, &out)
+		Game: "mix", RawDuration: 50 * time.Millisecond, Bin: bin, CPUProfile: prof, Dir: dir, LoadProcs: 1}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -217,8 +219,11 @@ func TestBenchServerProcess(t *testing.T) {
 	if res.ServerCPUPerMove <= 0 || !strings.Contains(out.String(), "ms per request") || !strings.Contains(out.String(), "server: child process") {
 		t.Fatalf("no server CPU reported (%v ms per move)", res.ServerCPUPerMove)
 	}
-	if res.LoadCPUPerMove <= 0 || !strings.Contains(out.String(), "load CPU ") {
-		t.Fatalf("no CPU of the load reported (%v ms per move)", res.LoadCPUPerMove)
+	if res.LoadCPUPerMove <= 0 || !strings.Contains(out.String(), "the clients, GOMAXPROCS 1)") {
+		t.Fatalf("no CPU of the load on one processor reported (%v ms per move)", res.LoadCPUPerMove)
+	}
+	if n := runtime.GOMAXPROCS(0); n != procs {
+		t.Fatalf("GOMAXPROCS %d after the bench, %d before", n, procs)
 	}
 	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
 		t.Fatalf("no profile of the server written: %v", err)
