@@ -53,8 +53,9 @@ type tagScanner struct {
 	pos     int
 	ns, ne  int // the current tag's name, b[ns:ne]
 	attrs   []rawAttr
-	lastVal int    // end of the last kept attribute's value, -1 for none
-	rawTag  string // the raw-text element whose content comes next
+	lastVal int             // end of the last kept attribute's value, -1 for none
+	known   [numKnown]int16 // where each known attribute is in attrs, plus one (0: absent)
+	rawTag  string          // the raw-text element whose content comes next
 }
 
 func isSpaceByte(c byte) bool { return byteClass[c]&classSpace != 0 }
@@ -118,21 +119,19 @@ func eqFold(a, b []byte) bool {
 }
 
 // rawTextElements are the elements whose content the tokenizer reads as
-// text up to their end tag.
-var rawTextElements = []string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
+// text up to their end tag, by the length of their name.
+var rawTextElements = [10][]string{3: {"xmp"}, 5: {"style", "title"}, 6: {"iframe", "script"}, 7: {"noembed"},
+	8: {"noframes", "noscript", "textarea"}, 9: {"plaintext"}}
 
 // rawTextElement returns the raw-text element named name, "" if it is
 // none.
 func rawTextElement(name []byte) string {
-	if len(name) < 3 || len(name) > 9 {
+	if len(name) >= len(rawTextElements) {
 		return ""
 	}
-	switch name[0] | 0x20 {
-	case 'i', 'n', 'p', 's', 't', 'x':
-		for _, r := range rawTextElements {
-			if eqLower(name, r) {
-				return r
-			}
+	for _, r := range rawTextElements[len(name)] {
+		if eqLower(name, r) {
+			return r
 		}
 	}
 	return ""
@@ -281,6 +280,7 @@ func (z *tagScanner) readTag() bool {
 	b := z.b
 	z.attrs = z.attrs[:0]
 	z.lastVal = -1
+	z.known = [numKnown]int16{}
 	start := z.pos
 	for z.pos < len(b) && byteClass[b[z.pos]]&classEndName == 0 {
 		z.pos++
@@ -339,6 +339,9 @@ func (z *tagScanner) readTag() bool {
 		}
 		if len(key) > 0 && !z.has(key) {
 			z.attrs = append(z.attrs, rawAttr{ks, ks + len(key), vs, ve})
+			if k := classifyKey(key); k >= 0 && len(z.attrs) < 1<<15 {
+				z.known[k] = int16(len(z.attrs))
+			}
 			z.lastVal = ve
 		}
 		z.skipSpace()
@@ -358,15 +361,92 @@ func (z *tagScanner) has(key []byte) bool {
 	return false
 }
 
-// attr returns the raw value of the current tag's attribute key (lower
-// case), and whether it has it.
-func (z *tagScanner) attr(key string) ([]byte, bool) {
-	for _, a := range z.attrs {
-		if eqLower(z.b[a.ks:a.ke], key) {
-			return z.b[a.vs:a.ve], true
+// knownAttr is an attribute the reading looks at.
+type knownAttr int
+
+const (
+	kID knownAttr = iota
+	kClass
+	kHref
+	kName
+	kType
+	kValue
+	kAction
+	kHxGet
+	kHxPost
+	kHxBoost
+	kHxTarget
+	kHxHeaders
+	kDataClick
+	kDataPly
+	numKnown
+)
+
+// classifyKey returns which known attribute key names, -1 for none.
+func classifyKey(key []byte) knownAttr {
+	switch len(key) {
+	case 2:
+		if eqLower(key, "id") {
+			return kID
+		}
+	case 4:
+		switch {
+		case eqLower(key, "href"):
+			return kHref
+		case eqLower(key, "name"):
+			return kName
+		case eqLower(key, "type"):
+			return kType
+		}
+	case 5:
+		switch {
+		case eqLower(key, "class"):
+			return kClass
+		case eqLower(key, "value"):
+			return kValue
+		}
+	case 6:
+		switch {
+		case eqLower(key, "action"):
+			return kAction
+		case eqLower(key, "hx-get"):
+			return kHxGet
+		}
+	case 7:
+		if eqLower(key, "hx-post") {
+			return kHxPost
+		}
+	case 8:
+		switch {
+		case eqLower(key, "hx-boost"):
+			return kHxBoost
+		case eqLower(key, "data-ply"):
+			return kDataPly
+		}
+	case 9:
+		if eqLower(key, "hx-target") {
+			return kHxTarget
+		}
+	case 10:
+		switch {
+		case eqLower(key, "hx-headers"):
+			return kHxHeaders
+		case eqLower(key, "data-click"):
+			return kDataClick
 		}
 	}
-	return nil, false
+	return -1
+}
+
+// get returns the raw value of the current tag's attribute k, and
+// whether it has it.
+func (z *tagScanner) get(k knownAttr) ([]byte, bool) {
+	i := z.known[k]
+	if i == 0 {
+		return nil, false
+	}
+	a := z.attrs[i-1]
+	return z.b[a.vs:a.ve], true
 }
 
 // attrValue is an attribute's value as the tokenizer gives it: NUL
@@ -455,25 +535,32 @@ type inherited struct {
 type htmxAttrs struct{ boost, target, headers []byte }
 
 // inheritable returns the current tag's hx-boost, hx-target and
-// hx-headers, and whether it has any of them.
-func (z *tagScanner) inheritable() (htmxAttrs, bool) {
+// hx-headers.
+func (z *tagScanner) inheritable() htmxAttrs {
 	var h htmxAttrs
-	any := false
-	for _, a := range z.attrs {
-		k, v := z.b[a.ks:a.ke], z.b[a.vs:a.ve]
-		if len(k) < 8 || k[0]|0x20 != 'h' || k[1]|0x20 != 'x' || k[2] != '-' {
-			continue
-		}
-		switch {
-		case h.boost == nil && eqLower(k, "hx-boost"):
-			h.boost, any = nonNil(v), true
-		case h.target == nil && eqLower(k, "hx-target"):
-			h.target, any = nonNil(v), true
-		case h.headers == nil && eqLower(k, "hx-headers"):
-			h.headers, any = nonNil(v), true
-		}
+	if v, ok := z.get(kHxBoost); ok {
+		h.boost = nonNil(v)
 	}
-	return h, any
+	if v, ok := z.get(kHxTarget); ok {
+		h.target = nonNil(v)
+	}
+	if v, ok := z.get(kHxHeaders); ok {
+		h.headers = nonNil(v)
+	}
+	return h
+}
+
+// frameKey is what made an inheritance frame: its parent frame and the
+// attributes of the element.
+type frameKey struct {
+	parent int
+	attrs  htmxAttrs
+}
+
+// same reports whether the frame was made of the attributes h.
+func (k frameKey) same(h htmxAttrs) bool {
+	eq := func(a, b []byte) bool { return (a == nil) == (b == nil) && bytes.Equal(a, b) }
+	return eq(k.attrs.boost, h.boost) && eq(k.attrs.target, h.target) && eq(k.attrs.headers, h.headers)
 }
 
 // nonNil returns b, empty but not nil when it is nil.
@@ -495,14 +582,14 @@ func (p inherited) with(h htmxAttrs) inherited {
 	}
 	if h.headers != nil {
 		if m, ok := parseHeaders(attrValue(h.headers)); ok {
-			merged := make(map[string]string, len(p.headers)+len(m))
-			for k, v := range p.headers {
-				merged[k] = v
+			if len(p.headers) > 0 {
+				for k, v := range p.headers {
+					if _, own := m[k]; !own {
+						m[k] = v
+					}
+				}
 			}
-			for k, v := range m {
-				merged[k] = v
-			}
-			in.headers = merged
+			in.headers = m
 		}
 	}
 	return in
@@ -541,12 +628,12 @@ func hasControl(s string) bool {
 
 // action is what clicking the scanner's current element does with
 // JavaScript on (see doc.action), in is its inheritance.
-func (z *tagScanner) action(in *inherited, hxAttr, plainAttr string) action {
+func (z *tagScanner) action(in *inherited, hxAttr, plainAttr knownAttr) action {
 	var a action
-	if v, ok := z.attr(hxAttr); ok {
+	if v, ok := z.get(hxAttr); ok {
 		a.url, a.htmx = attrValue(v), true
 	} else {
-		if v, ok := z.attr(plainAttr); ok {
+		if v, ok := z.get(plainAttr); ok {
 			a.url = attrValue(v)
 		}
 		if in.boostSet && in.boost {
@@ -558,7 +645,7 @@ func (z *tagScanner) action(in *inherited, hxAttr, plainAttr string) action {
 		if in.targetSet {
 			a.target = in.target
 		}
-		if v, ok := z.attr("id"); ok {
+		if v, ok := z.get(kID); ok {
 			a.trigger = attrValue(v)
 		}
 	}
@@ -618,7 +705,8 @@ func parseGame(body []byte) *gamePage {
 	// which grows only at an element with htmx attributes of its own.
 	type open struct{ ns, ne, frame int } // name body[ns:ne]
 	stack := make([]open, 0, 32)
-	frames := make([]inherited, 1, 8)
+	frames := make([]inherited, 1, 16)
+	frameOf := make([]frameKey, 1, 16) // what made each frame
 	var seenStatus, seenNext, seenPoll, seenBoard bool
 	boardDepth := -1 // the board's place on the stack while it is open
 	boardForm := false
@@ -647,41 +735,55 @@ func parseGame(body []byte) *gamePage {
 		if len(stack) > 0 {
 			frame = stack[len(stack)-1].frame
 		}
-		if h, ok := z.inheritable(); ok {
-			frames = append(frames, frames[frame].with(h))
-			frame = len(frames) - 1
+		if z.known[kHxBoost]|z.known[kHxTarget]|z.known[kHxHeaders] != 0 {
+			// The same attributes under the same frame (#game and #side
+			// carry the same hx-headers) share the frame.
+			h := z.inheritable()
+			found := -1
+			for i := 1; i < len(frameOf) && found < 0; i++ {
+				if frameOf[i].parent == frame && frameOf[i].same(h) {
+					found = i
+				}
+			}
+			if found < 0 {
+				frames = append(frames, frames[frame].with(h))
+				frameOf = append(frameOf, frameKey{frame, h})
+				found = len(frames) - 1
+			}
+			frame = found
 		}
 		in := &frames[frame]
 		inBoard := boardDepth >= 0
-		if id, ok := z.attr("id"); ok {
+		opens := kind == tagStart && !voidElement(z.name())
+		if id, ok := z.get(kID); ok {
 			switch {
 			case !pg.found && valueIs(id, "game"):
 				pg.found = true
-				if v, ok := z.attr("data-ply"); ok {
+				if v, ok := z.get(kDataPly); ok {
 					pg.ply, _ = strconv.Atoi(attrValue(v))
 				}
 			case !seenStatus && valueIs(id, "status"):
 				seenStatus = true
-				v, _ := z.attr("class")
+				v, _ := z.get(kClass)
 				pg.yourTurn = hasClassToken(v, "your-turn")
 			case !seenNext && valueIs(id, "next-game"):
 				seenNext = true
-				if v, ok := z.attr("href"); ok {
+				if v, ok := z.get(kHref); ok {
 					pg.nextGame = attrValue(v)
 				}
 			case !seenPoll && valueIs(id, "poll"):
 				seenPoll = true
-				a := z.action(in, "hx-get", "href")
+				a := z.action(in, kHxGet, kHref)
 				pg.poll = &a
 			case !seenBoard && valueIs(id, "board"):
 				seenBoard = true
 				if eqLower(z.name(), "form") {
 					boardForm = true
-					a := z.action(in, "hx-post", "action")
+					a := z.action(in, kHxPost, kAction)
 					pg.form = &a
 					pg.fields = []formField{}
 				}
-				if kind == tagStart && !voidElement(z.name()) {
+				if opens {
 					boardDepth = len(stack)
 				}
 			}
@@ -689,7 +791,7 @@ func parseGame(body []byte) *gamePage {
 		if inBoard {
 			z.boardElement(pg, in, boardForm)
 		}
-		if kind == tagStart && !voidElement(z.name()) {
+		if opens {
 			stack = append(stack, open{z.ns, z.ne, frame})
 		}
 	}
@@ -698,32 +800,32 @@ func parseGame(body []byte) *gamePage {
 // boardElement reads the scanner's current element, inside the board.
 func (z *tagScanner) boardElement(pg *gamePage, in *inherited, form bool) {
 	if form && eqLower(z.name(), "input") {
-		if t, ok := z.attr("type"); ok && valueIs(t, "hidden") {
+		if t, ok := z.get(kType); ok && valueIs(t, "hidden") {
 			var name, value string
-			if v, ok := z.attr("name"); ok {
+			if v, ok := z.get(kName); ok {
 				name = attrValue(v)
 			}
-			if v, ok := z.attr("value"); ok {
+			if v, ok := z.get(kValue); ok {
 				value = attrValue(v)
 			}
 			pg.fields = setField(pg.fields, name, value)
 		}
 		return
 	}
-	if _, ok := z.attr("data-click"); !ok {
+	if _, ok := z.get(kDataClick); !ok {
 		return
 	}
 	switch {
 	case eqLower(z.name(), "a"):
-		a := z.action(in, "hx-get", "href")
+		a := z.action(in, kHxGet, kHref)
 		pg.units = append(pg.units, a)
-		if v, ok := z.attr("class"); ok && hasClassToken(v, "target") {
+		if v, ok := z.get(kClass); ok && hasClassToken(v, "target") {
 			pg.targets = append(pg.targets, a)
 		}
 	case eqLower(z.name(), "button"):
-		if v, ok := z.attr("name"); ok && valueIs(v, "move") {
+		if v, ok := z.get(kName); ok && valueIs(v, "move") {
 			var val string
-			if v, ok := z.attr("value"); ok {
+			if v, ok := z.get(kValue); ok {
 				val = attrValue(v)
 			}
 			pg.moves = append(pg.moves, val)
