@@ -954,7 +954,7 @@ type game struct {
 	computer bool
 }
 
-func (g *game) url() string { return fmt.Sprintf("/games/%d", g.id) }
+func (g *game) url() string { return "/games/" + strconv.FormatInt(g.id, 10) }
 
 // client plays its games one move at a time.
 type client struct {
