@@ -43,8 +43,9 @@ type rawAttr struct{ ks, ke, vs, ve int }
 // x/net/html's Tokenizer does (the same tag, attribute and self-closing
 // rules, the first of two attributes of the same name kept; text,
 // comments, doctypes and the content of raw-text elements such as
-// <script>, <textarea> and <noscript> skipped), without copying: the current tag's name and
-// attributes are offsets into the document, valid until the next call.
+// <script>, <textarea> and <noscript> skipped), without copying: the
+// current tag's name and attributes are offsets into the document, valid
+// until the next call.
 // Names and keys keep their case (compare with eqLower). The content of
 // <script> ends at the first </script>, without the script-escaping
 // rules of HTML (the server sends no inline script).
@@ -455,10 +456,51 @@ func attrValue(raw []byte) string {
 	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 && bytes.IndexByte(raw, 0) < 0 {
 		return string(raw)
 	}
+	if bareNamedReference(raw) {
+		return tokenizerValue(raw)
+	}
 	s := strings.ReplaceAll(string(raw), "\x00", "\uFFFD")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	return html.UnescapeString(s)
+}
+
+// bareNamedReference reports whether raw has a named character reference
+// without its ';' (&copy=1): the tokenizer reads those in attributes
+// otherwise than html.UnescapeString does in text. Numeric references
+// and those ending in ';' read alike.
+func bareNamedReference(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '&' {
+			continue
+		}
+		j := i + 1
+		for j < len(raw) && (isLetter(raw[j]) || '0' <= raw[j] && raw[j] <= '9') {
+			j++
+		}
+		if j > i+1 && (j == len(raw) || raw[j] != ';') {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenizerValue reads raw as the value of an attribute with the
+// tokenizer itself (raw holds no quote of the kind around it, or, read
+// unquoted, neither).
+func tokenizerValue(raw []byte) string {
+	quote := "\""
+	switch {
+	case bytes.IndexByte(raw, '"') < 0:
+	case bytes.IndexByte(raw, '\'') < 0:
+		quote = "'"
+	default:
+		quote = ""
+	}
+	z := html.NewTokenizer(strings.NewReader("<a v=" + quote + string(raw) + quote + ">"))
+	z.Next()
+	_, v, _ := z.TagAttr()
+	return string(v)
 }
 
 // valueIs reports whether the raw value means s.
