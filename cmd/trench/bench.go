@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -62,6 +63,9 @@ type benchConfig struct {
 	ComputerShare float64
 	// ComputerPhase is how long each phase of the comparison lasts.
 	ComputerPhase time.Duration
+	// LoadProcs is the GOMAXPROCS of the bench's own process while the
+	// load runs, when the server runs in another process (0: unchanged).
+	LoadProcs int
 }
 
 // benchResult is what a bench run measured.
@@ -84,8 +88,11 @@ type benchResult struct {
 	// ServerCPUPerMove is the server process's CPU time per move in ms
 	// (0 when it is not measured apart: in-process, or --url without --pid).
 	ServerCPUPerMove float64
-	LastLine         string
-	ServerLabels     bool
+	// LoadCPUPerMove is the load's own CPU time per move in ms (0 when
+	// the server runs in the same process).
+	LoadCPUPerMove float64
+	LastLine       string
+	ServerLabels   bool
 }
 
 func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
@@ -106,6 +113,7 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: start move POSTs at this fixed rate (moves/s), latency measured from the scheduled time (0: closed loop, as fast as the server answers)")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
 	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at the hard level (0: skip)")
+	fs.IntVar(&cfg.LoadProcs, "load-procs", 1, "with the server in another process: processors the load's clients may use at once (GOMAXPROCS of this process; 0: all), to leave the others to the server")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -208,6 +216,17 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		say("server: child process %d (%s serve) at %s, its own database and log in %s", serverPID, bin, base, dir)
 	}
 	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
+	if srv == nil {
+		// The load's garbage is short-lived and its heap small: it
+		// collects as seldom as the server does, to leave the CPU to it.
+		if _, ok := os.LookupEnv("GOGC"); !ok {
+			defer debug.SetGCPercent(debug.SetGCPercent(serveGCPercent))
+		}
+		// Goroutines waiting on the server spin less on one processor.
+		if cfg.LoadProcs > 0 {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.LoadProcs))
+		}
+	}
 	rawLat := durationsMS(raw.latency)
 	say("raw SQLite move commit (INSERT INTO moves + UPDATE games … WHERE id = ? AND ply = ?, one transaction, the server's pragmas, one goroutine): %.0f commits/s (%d in %s; p50 %.2f ms, p99 %.2f ms, max %.2f ms)",
 		res.RawPerSec, raw.commits, raw.commitTime.Round(time.Millisecond), percentile(rawLat, 50), percentile(rawLat, 99), percentile(rawLat, 100))
@@ -245,10 +264,12 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		cpuOf = strconv.Itoa(serverPID)
 	}
 	cpu0, cpuOK := procCPU(cpuOf)
+	load0, loadOK := procCPU("self")
 	start := time.Now()
 	st := ld.run(ctx, runLimits{moves: cfg.Moves, duration: cfg.Duration, rate: cfg.Rate})
 	res.Elapsed = time.Since(start)
 	cpu1, _ := procCPU(cpuOf)
+	load1, _ := procCPU("self")
 	if prof != nil {
 		pprof.StopCPUProfile()
 		if err := prof.Close(); err != nil {
@@ -314,6 +335,15 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		res.ServerCPUPerMove = used * 1000 / float64(st.Moves)
 		say("  server CPU        %.2f of %d CPUs (its own process accounting): %.2f ms per move, %.3f ms per request",
 			used/res.Elapsed.Seconds(), runtime.NumCPU(), res.ServerCPUPerMove, used*1000/math.Max(1, float64(st.Requests)))
+	}
+	if srv == nil && loadOK && st.Moves > 0 {
+		used := (load1 - load0).Seconds()
+		res.LoadCPUPerMove = used * 1000 / float64(st.Moves)
+		say("  load CPU          %.2f of %d CPUs (this process, the clients, GOMAXPROCS %d): %.2f ms per move", used/res.Elapsed.Seconds(),
+			runtime.NumCPU(), runtime.GOMAXPROCS(0), res.LoadCPUPerMove)
+		if procs := runtime.GOMAXPROCS(0); used/res.Elapsed.Seconds() > 0.8*float64(procs) {
+			say("  (the load kept its %d processor(s) busy: these figures measure it as much as the server; see --load-procs)", procs)
+		}
 	}
 	say("  raw commits/s     %.0f", res.RawPerSec)
 	say("  ratio             %.2f (moves/s ÷ raw commits/s)", res.Ratio)
@@ -699,6 +729,9 @@ type load struct {
 	reserved atomic.Int64
 	// open is the schedule of an open-loop run (nil in a closed loop).
 	open *openLoop
+	// onGame, when set, sees every game answer the clients read, with
+	// what they read in it (the tests check the reading).
+	onGame func(body []byte, pg *gamePage)
 }
 
 // openLoop hands out the start times of move POSTs on a fixed schedule:
@@ -765,6 +798,8 @@ func newLoad(ctx context.Context, cfg loadConfig) (*load, error) {
 		MaxIdleConns:        4 * cfg.Clients,
 		MaxIdleConnsPerHost: 4 * cfg.Clients,
 		IdleConnTimeout:     time.Minute,
+		// An answer (headers and body, 10 to 30 KB) in one read.
+		ReadBufferSize: 64 << 10,
 	}
 	for i := range cfg.Clients {
 		c := &client{l: l, id: i, rng: rand.New(rand.NewPCG(uint64(i)+1, 7))}
@@ -919,7 +954,7 @@ type game struct {
 	computer bool
 }
 
-func (g *game) url() string { return fmt.Sprintf("/games/%d", g.id) }
+func (g *game) url() string { return "/games/" + strconv.FormatInt(g.id, 10) }
 
 // client plays its games one move at a time.
 type client struct {
@@ -930,6 +965,7 @@ type client struct {
 	games []*game
 	next  int
 	st    loadStats
+	buf   []byte // the last answer's body (see send)
 }
 
 const password = "bench-password"
@@ -959,11 +995,22 @@ type page struct {
 	body   []byte
 }
 
-// request sends one request; htmx adds the headers htmx sends for act.
+// request sends one request, with form (if not nil) as its body; htmx
+// adds the headers htmx sends for act.
 func (c *client) request(ctx context.Context, u *user, method, path string, form url.Values, act *action, current string) (page, error) {
+	if form == nil {
+		return c.send(ctx, u, method, path, "", false, act, current)
+	}
+	return c.send(ctx, u, method, path, form.Encode(), true, act, current)
+}
+
+// send sends one request, with the encoded form body if isForm; htmx
+// adds the headers htmx sends for act. The answer's body is read into the
+// client's buffer: it is valid until the client's next request.
+func (c *client) send(ctx context.Context, u *user, method, path, form string, isForm bool, act *action, current string) (page, error) {
 	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
+	if isForm {
+		body = strings.NewReader(form)
 	}
 	target := path
 	if !strings.HasPrefix(target, "http") {
@@ -973,21 +1020,21 @@ func (c *client) request(ctx context.Context, u *user, method, path string, form
 	if err != nil {
 		return page{}, err
 	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if isForm {
+		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 	}
-	req.Header.Set("X-Forwarded-For", u.addr)
+	req.Header["X-Forwarded-For"] = []string{u.addr}
 	if act != nil && act.htmx {
-		req.Header.Set("HX-Request", "true")
-		req.Header.Set("HX-Current-URL", c.l.baseURL()+current)
+		req.Header["Hx-Request"] = []string{"true"}
+		req.Header["Hx-Current-Url"] = []string{c.l.baseURL() + current}
 		if act.target != "" {
-			req.Header.Set("HX-Target", act.target)
+			req.Header["Hx-Target"] = []string{act.target}
 		}
 		if act.trigger != "" {
-			req.Header.Set("HX-Trigger", act.trigger)
+			req.Header["Hx-Trigger"] = []string{act.trigger}
 		}
 		if act.boosted {
-			req.Header.Set("HX-Boosted", "true")
+			req.Header["Hx-Boosted"] = []string{"true"}
 		}
 		for k, v := range act.headers {
 			req.Header.Set(k, v)
@@ -999,11 +1046,31 @@ func (c *client) request(ctx context.Context, u *user, method, path string, form
 		return page{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
+	if c.buf, err = readBody(c.buf[:0], res.Body, res.ContentLength); err != nil {
 		return page{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	return page{status: res.StatusCode, url: res.Request.URL.Path, body: b}, nil
+	return page{status: res.StatusCode, url: res.Request.URL.Path, body: c.buf}, nil
+}
+
+// readBody appends all of r to buf (n bytes are announced, -1 unknown),
+// growing it only when it is too small.
+func readBody(buf []byte, r io.Reader, n int64) ([]byte, error) {
+	if n > 0 && n <= 1<<24 && int64(cap(buf)) < n+1 {
+		buf = make([]byte, 0, n+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 func (c *client) get(ctx context.Context, u *user, path string) (page, error) {
@@ -1118,6 +1185,7 @@ func (c *client) newGame(ctx context.Context, g *game) error {
 		return fmt.Errorf("accepting challenge %d led to %s, not a game", id, p.url)
 	}
 	g.moves = 0
+	p.body = bytes.Clone(p.body) // kept across the other player's request
 	return c.open(ctx, g, map[*user]page{b: p})
 }
 
@@ -1137,7 +1205,7 @@ func (c *client) open(ctx context.Context, g *game, have map[*user]page) error {
 			return err
 		}
 		c.st.PageBytes = append(c.st.PageBytes, len(p.body))
-		if g.tabs[i] = parseGame(p.body); !g.tabs[i].found {
+		if g.tabs[i] = c.readGame(p.body); !g.tabs[i].found {
 			return fmt.Errorf("GET %s: no #game on the page", g.url())
 		}
 	}
@@ -1228,7 +1296,7 @@ func (c *client) play(ctx context.Context, g *game) error {
 			}
 			c.st.FullPages++
 			c.st.PageBytes = append(c.st.PageBytes, len(p.body))
-			g.tabs[w] = parseGame(p.body)
+			g.tabs[w] = c.readGame(p.body)
 		} else {
 			poll := g.tabs[w].poll
 			if poll == nil {
@@ -1242,7 +1310,7 @@ func (c *client) play(ctx context.Context, g *game) error {
 			if err := wantOK(p, "live update"); err != nil {
 				return err
 			}
-			g.tabs[w] = parseGame(p.body)
+			g.tabs[w] = c.readGame(p.body)
 		}
 		if !g.tabs[w].found {
 			return fmt.Errorf("no #game in the answer")
@@ -1284,7 +1352,7 @@ func (c *client) clickMove(ctx context.Context, g *game, mover int) error {
 			return err
 		}
 		c.st.SelectionBytes = append(c.st.SelectionBytes, len(p.body))
-		if pg = parseGame(p.body); !pg.found {
+		if pg = c.readGame(p.body); !pg.found {
 			return fmt.Errorf("GET %s: no #game in the answer", a.url)
 		}
 		g.tabs[mover] = pg
@@ -1297,12 +1365,8 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	if pg.form == nil {
 		return fmt.Errorf("game %d: the board is not a form", g.id)
 	}
-	form := url.Values{}
-	for k, v := range pg.fields {
-		form[k] = slices.Clone(v)
-	}
-	form.Set("move", move)
-	ply, err := strconv.Atoi(form.Get("ply"))
+	form := encodeForm(pg.fields, move)
+	ply, err := strconv.Atoi(field(pg.fields, "ply"))
 	if err != nil {
 		return fmt.Errorf("game %d: the board form has no ply", g.id)
 	}
@@ -1318,7 +1382,7 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 		}
 		start = due
 	}
-	p, err := c.request(ctx, u, http.MethodPost, pg.form.url, form, pg.form, g.url())
+	p, err := c.send(ctx, u, http.MethodPost, pg.form.url, form, true, pg.form, g.url())
 	lat := time.Since(start)
 	if err != nil {
 		return err
@@ -1333,7 +1397,7 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	c.st.Latency = append(c.st.Latency, lat)
 	c.st.FragmentBytes = append(c.st.FragmentBytes, len(p.body))
 	g.moves++
-	next := parseGame(p.body)
+	next := c.readGame(p.body)
 	if !next.found {
 		return fmt.Errorf("move %s: no #game in the answer", move)
 	}
@@ -1346,6 +1410,15 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 		g.waiting = mover
 	}
 	return nil
+}
+
+// readGame reads a game answer (see parseGame).
+func (c *client) readGame(body []byte) *gamePage {
+	pg := parseGame(body)
+	if c.l.onGame != nil {
+		c.l.onGame(body, pg)
+	}
+	return pg
 }
 
 // gameOver goes on to the match's next game, or starts a new one.
@@ -1383,67 +1456,11 @@ type gamePage struct {
 	finished bool
 	nextGame string
 	poll     *action
-	units    []action // the board's clickable cells
-	targets  []action // … of them, the ones marked as the selection's targets
-	moves    []string // the move buttons' values
-	form     *action  // the board form's submission
-	fields   url.Values
-}
-
-// parseGame reads a game page or fragment.
-func parseGame(body []byte) *gamePage {
-	d := parseDoc(body)
-	pg := &gamePage{}
-	gameEl := d.byID("game")
-	if gameEl < 0 {
-		return pg
-	}
-	pg.found = true
-	if v, ok := d.attr(gameEl, "data-ply"); ok {
-		pg.ply, _ = strconv.Atoi(v)
-	}
-	if s := d.byID("status"); s >= 0 {
-		pg.yourTurn = d.hasClass(s, "your-turn")
-	}
-	if n := d.byID("next-game"); n >= 0 {
-		pg.nextGame, _ = d.attr(n, "href")
-	}
-	if p := d.byID("poll"); p >= 0 {
-		a := d.action(p, "hx-get", "href")
-		pg.poll = &a
-	}
-	pg.finished = pg.poll == nil
-	board := d.byID("board")
-	if board < 0 {
-		return pg
-	}
-	if d.is(board, "form") {
-		a := d.action(board, "hx-post", "action")
-		pg.form = &a
-		pg.fields = d.hiddenFields(board)
-	}
-	for i := board + 1; i < len(d.nodes); i++ {
-		if !d.inside(i, board) {
-			break
-		}
-		if _, ok := d.attr(i, "data-click"); !ok {
-			continue
-		}
-		switch d.nodes[i].tag {
-		case "a":
-			a := d.action(i, "hx-get", "href")
-			pg.units = append(pg.units, a)
-			if d.hasClass(i, "target") {
-				pg.targets = append(pg.targets, a)
-			}
-		case "button":
-			if d.attrIs(i, "name", "move") {
-				v, _ := d.attr(i, "value")
-				pg.moves = append(pg.moves, v)
-			}
-		}
-	}
-	return pg
+	units    []action    // the board's clickable cells
+	targets  []action    // … of them, the ones marked as the selection's targets
+	moves    []string    // the move buttons' values
+	form     *action     // the board form's submission
+	fields   []formField // its hidden fields, names unique
 }
 
 // doc is an HTML page or fragment as a flat list of elements (no text),

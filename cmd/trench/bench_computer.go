@@ -123,6 +123,7 @@ func newComputerLoad(ctx context.Context, ld *load, kind [2]string, n int) (*loa
 	cl := &load{cfg: ld.cfg, users: n}
 	cl.base.Store(ld.base.Load())
 	cl.cfg.OnAck = nil
+	cl.onGame = ld.onGame
 	transport := &http.Transport{Proxy: nil, DialContext: (&net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}).DialContext,
 		MaxIdleConns: 2 * n, MaxIdleConnsPerHost: 2 * n, IdleConnTimeout: time.Minute}
 	prefix := "c" + randomTag()
@@ -177,7 +178,7 @@ func (c *client) newComputerGame(ctx context.Context, g *game) error {
 	}
 	g.moves = 0
 	c.st.FullPages++
-	if g.tabs[0] = parseGame(p.body); !g.tabs[0].found {
+	if g.tabs[0] = c.readGame(p.body); !g.tabs[0].found {
 		return fmt.Errorf("GET %s: no #game on the page", g.url())
 	}
 	return nil
@@ -211,7 +212,7 @@ func (c *client) playComputer(ctx context.Context, g *game) error {
 		return nil // still thinking
 	case http.StatusOK:
 		c.st.Polls++
-		if g.tabs[0] = parseGame(p.body); !g.tabs[0].found {
+		if g.tabs[0] = c.readGame(p.body); !g.tabs[0].found {
 			return fmt.Errorf("live update of game %d: no #game", g.id)
 		}
 		return nil
