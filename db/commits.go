@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -82,7 +83,12 @@ type writeLog struct {
 	games       map[int64]struct{}
 	tournaments map[int64]struct{}
 	matches     map[int64]struct{} // for the game cache only
-	wide        uint8              // changedAccounts, changedGamesWide
+	// players are the two players of the games whose rows the
+	// transaction wrote (for the game cache), read from the rows at
+	// columns gameSides of the games table (0: not known).
+	players   map[int64][2]int64
+	gameSides [2]int
+	wide      uint8 // changedAccounts, changedGamesWide
 
 	// accountGen and gameGen count the committed transactions that made
 	// a wide change of their kind (and the commits of other processes):
@@ -98,7 +104,7 @@ type writeLog struct {
 	// and their games are forgotten, the games ids forgotten or replaced
 	// by what the transaction knew of them as it committed (fresh; gen is
 	// gameGen before the commit).
-	gamesChanged func(ids, matchIDs []int64, fresh map[int64]*freshGame, gen uint64)
+	gamesChanged func(ch changes, fresh map[int64]*freshGame, gen uint64)
 	// commitMu orders the commits with their announcements (Tx.commit).
 	commitMu sync.Mutex
 
@@ -108,7 +114,8 @@ type writeLog struct {
 }
 
 func newWriteLog(logger *slog.Logger) *writeLog {
-	return &writeLog{logger: logger, games: map[int64]struct{}{}, tournaments: map[int64]struct{}{}, matches: map[int64]struct{}{}}
+	return &writeLog{logger: logger, games: map[int64]struct{}{}, tournaments: map[int64]struct{}{}, matches: map[int64]struct{}{},
+		players: map[int64][2]int64{}}
 }
 
 // record is the pre-update hook: it notes the game or tournament a row
@@ -134,6 +141,9 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	var ids []int64
 	if t.col < 0 {
 		ids = rowIDs(d)
+		if d.TableName == "games" {
+			l.recordPlayers(d)
+		}
 	} else {
 		row := make([]any, t.col+1)
 		var err error
@@ -172,6 +182,26 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	}
 }
 
+// recordPlayers notes the two players of the games row a change writes.
+func (l *writeLog) recordPlayers(d sqlite.SQLitePreUpdateData) {
+	if l.gameSides[0] == 0 || l.gameSides[1] == 0 || d.Op == sqlite3.SQLITE_DELETE {
+		return
+	}
+	row := make([]any, max(l.gameSides[0], l.gameSides[1])+1)
+	if err := d.New(row...); err != nil {
+		l.logger.Error("db: reading a changed row", "table", d.TableName, "err", err)
+		return
+	}
+	p0, ok0 := row[l.gameSides[0]].(int64)
+	p1, ok1 := row[l.gameSides[1]].(int64)
+	if !ok0 || !ok1 {
+		return
+	}
+	l.mu.Lock()
+	l.players[d.NewRowID] = [2]int64{p0, p1}
+	l.mu.Unlock()
+}
+
 // rowIDs returns the rowids of the row a change is about (before and
 // after an update).
 func rowIDs(d sqlite.SQLitePreUpdateData) []int64 {
@@ -198,6 +228,7 @@ func (l *writeLog) reset() {
 	clear(l.games)
 	clear(l.tournaments)
 	clear(l.matches)
+	clear(l.players)
 	l.wide = 0
 }
 
@@ -206,6 +237,7 @@ func (l *writeLog) reset() {
 // changes.
 type changes struct {
 	games, tournaments, matches []int64
+	players                     map[int64][2]int64 // of the games, when known
 	wide                        uint8
 }
 
@@ -214,6 +246,10 @@ func (l *writeLog) take() changes {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide}
+	if len(l.players) > 0 {
+		ch.players = maps.Clone(l.players)
+		clear(l.players)
+	}
 	l.wide = 0
 	return ch
 }
@@ -250,7 +286,7 @@ func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64)
 		l.planGen.Add(1)
 	}
 	if (len(games) > 0 || len(ch.matches) > 0) && l.gamesChanged != nil {
-		l.gamesChanged(games, ch.matches, fresh, gen)
+		l.gamesChanged(ch, fresh, gen)
 	}
 	if len(games) == 0 && len(tournaments) == 0 {
 		return

@@ -157,6 +157,11 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
 	log.gamesChanged = db.gameCache.committed
+	if log.gameSides, err = gameSideColumns(ctx, w); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 	v, err := db.dataVersion(ctx)
 	if err != nil {
 		r.Close()
@@ -165,6 +170,31 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	}
 	go db.watchOutside(db.stopWatch, db.watchDone, v)
 	return db, nil
+}
+
+// gameSideColumns returns the positions of side0_id and side1_id among the
+// columns of the games table, as the pre-update hook reads a row.
+func gameSideColumns(ctx context.Context, w *sql.DB) ([2]int, error) {
+	var cols [2]int
+	rows, err := w.QueryContext(ctx, `SELECT cid, name FROM pragma_table_info('games')`)
+	if err != nil {
+		return cols, fmt.Errorf("db: columns of games: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var cid int
+		var name string
+		if err := rows.Scan(&cid, &name); err != nil {
+			return cols, fmt.Errorf("db: columns of games: %w", err)
+		}
+		switch name {
+		case "side0_id":
+			cols[0] = cid
+		case "side1_id":
+			cols[1] = cid
+		}
+	}
+	return cols, rows.Err()
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {

@@ -78,9 +78,13 @@ func (c *gameCache) at(gen uint64) bool {
 // the transaction committed under (gen, before its commit): a wide change
 // since empties the cache at its next read anyway. Commits are announced
 // in their order (Tx.commit), so a fresh value never replaces a newer one.
-func (c *gameCache) committed(ids, matchIDs []int64, fresh map[int64]*freshGame, gen uint64) {
+func (c *gameCache) committed(ch changes, fresh map[int64]*freshGame, gen uint64) {
+	ids, matchIDs := ch.games, ch.matches
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for id, p := range ch.players {
+		c.rememberPlayers(id, p)
+	}
 	if len(matchIDs) > 0 {
 		c.matchVer++
 	}
@@ -114,7 +118,7 @@ func (c *gameCache) committed(ids, matchIDs []int64, fresh map[int64]*freshGame,
 		e, _ := c.entry(id, gen)
 		if f.hasGame {
 			e.game, e.hasGame = f.game, true
-			c.rememberPlayers(f.game)
+			c.rememberPlayers(id, f.game.players())
 		}
 		if len(f.moves) > 0 && hadMoves && len(before) == f.from &&
 			(f.from == 0 || before[len(before)-1].Ply == f.from) {
@@ -159,15 +163,15 @@ func (c *gameCache) waitingMoved(g Game) {
 	}
 }
 
-// rememberPlayers notes g's two players (the caller holds mu).
-func (c *gameCache) rememberPlayers(g Game) {
-	if _, ok := c.players[g.ID]; ok {
+// rememberPlayers notes game id's two players (the caller holds mu).
+func (c *gameCache) rememberPlayers(id int64, p [2]int64) {
+	if _, ok := c.players[id]; ok {
 		return
 	}
 	if c.players == nil || len(c.players) >= 4*maxCachedGames {
 		c.players = map[int64][2]int64{}
 	}
-	c.players[g.ID] = [2]int64{g.Side[0].ID, g.Side[1].ID}
+	c.players[id] = p
 }
 
 // user returns userID's entry and its version under gen, creating it; nil
@@ -305,7 +309,7 @@ func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
 			if c.kept(id, e, ver, gen) {
 				e.game, e.hasGame = g, true
 			}
-			c.rememberPlayers(g)
+			c.rememberPlayers(id, g.players())
 		}
 	}, func() (Game, error) { return gameByID(ctx, db.read, id) })
 }

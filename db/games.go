@@ -63,6 +63,9 @@ type Game struct {
 // Finished reports whether the game has ended.
 func (g Game) Finished() bool { return g.Status == "finished" }
 
+// players returns the ids of g's two players, by side.
+func (g Game) players() [2]int64 { return [2]int64{g.Side[0].ID, g.Side[1].ID} }
+
 // Aborted reports whether the game ended by an armistice or a resignation
 // before both sides had moved (at ply 0 or 1): it changes no rating and
 // counts in no record. A player who lets the first move's time run out
