@@ -50,6 +50,9 @@ type DB struct {
 	stopWatch    chan struct{} // closed by Close: watchOutside ends
 	watchDone    chan struct{}
 	stopOnce     sync.Once
+	// writeTurn holds a token while a write transaction holds the write
+	// connection; those waiting for it queue in order (begin).
+	writeTurn chan struct{}
 }
 
 // dsn returns the driver's data source name for path: busy_timeout first so
@@ -155,7 +158,7 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
-		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+		stopWatch: make(chan struct{}), watchDone: make(chan struct{}), writeTurn: make(chan struct{}, 1)}
 	log.gamesChanged = db.gameCache.committed
 	if log.gameSides, err = gameSideColumns(ctx, w); err != nil {
 		r.Close()
@@ -230,14 +233,24 @@ func (db *DB) Path() string { return db.path }
 
 // begin starts a write transaction (BEGIN IMMEDIATE).
 func (db *DB) begin(ctx context.Context) (*Tx, error) {
+	// The write connection goes to the transactions in the order they
+	// asked for it: database/sql hands a freed connection to a random
+	// waiter, which under load left some moves waiting many times longer
+	// than others.
+	select {
+	case db.writeTurn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("db: begin: %w", ctx.Err())
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
+		<-db.writeTurn
 		return nil, fmt.Errorf("db: begin: %w", err)
 	}
 	// The connection is this transaction's now: whatever a transaction
 	// that did not commit left in the log is forgotten.
 	db.log.reset()
-	return &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load(), log: db.log}, nil
+	return &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load(), log: db.log, turn: db.writeTurn}, nil
 }
 
 // queryer is what both *sql.DB and *Tx offer for reads.

@@ -127,6 +127,17 @@ type Tx struct {
 	// them (their rows read last, the moves it appended), by game id:
 	// the game cache takes it after the commit instead of reading again.
 	fresh map[int64]*freshGame
+	// turn is DB.writeTurn, given back once the transaction has ended.
+	turn     chan struct{}
+	turnDone bool
+}
+
+// endTurn lets the next write transaction begin.
+func (tx *Tx) endTurn() {
+	if tx.turn != nil && !tx.turnDone {
+		tx.turnDone = true
+		<-tx.turn
+	}
 }
 
 // freshGame is what a write transaction knows of one game as it commits.
@@ -181,6 +192,7 @@ func (tx *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 func (tx *Tx) Commit() error {
 	err := tx.commit()
 	tx.prepareMissed()
+	tx.endTurn()
 	return err
 }
 
@@ -211,6 +223,7 @@ func (tx *Tx) commit() error {
 func (tx *Tx) Rollback() error {
 	err := tx.Tx.Rollback()
 	tx.prepareMissed()
+	tx.endTurn()
 	return err
 }
 
