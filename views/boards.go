@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
-	templruntime "github.com/a-h/templ/runtime"
 
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/cards"
@@ -335,22 +334,12 @@ func moveOptions(p Play) ([]string, bool) {
 // <option value="c3-d4">, its end tag left out as HTML allows (a
 // Trenches list has up to maxMoveOptions of them).
 func moveListOptions(moves []string) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) (err error) {
-		buf, existing := templruntime.GetBuffer(w)
-		if !existing {
-			defer func() {
-				if rerr := templruntime.ReleaseBuffer(buf); err == nil {
-					err = rerr
-				}
-			}()
-		}
-		sw := squareWriter{w: buf}
+	return handWritten(func(_ context.Context, sw *squareWriter) {
 		for _, m := range moves {
 			sw.raw(`<option value="`) // not shown: markup
 			sw.text(m)
 			sw.raw(`">`)
 		}
-		return sw.err
 	})
 }
 

@@ -2,11 +2,9 @@ package views
 
 import (
 	"context"
-	"io"
 	"strconv"
 
 	"github.com/a-h/templ"
-	templruntime "github.com/a-h/templ/runtime"
 )
 
 // logLines draws lines of a game's move list, each an item of the list
@@ -18,16 +16,7 @@ import (
 // move of the game, and a player without JavaScript gets a full page
 // for each click.
 func logLines(g GamePage, lines []LogLine) templ.Component {
-	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) (err error) {
-		buf, existing := templruntime.GetBuffer(w)
-		if !existing {
-			defer func() {
-				if rerr := templruntime.ReleaseBuffer(buf); err == nil {
-					err = rerr
-				}
-			}()
-		}
-		sw := squareWriter{w: buf}
+	return handWritten(func(ctx context.Context, sw *squareWriter) {
 		mistake := ""
 		for _, l := range lines {
 			ply := strconv.Itoa(l.Ply)
@@ -63,6 +52,5 @@ func logLines(g GamePage, lines []LogLine) templ.Component {
 			}
 			sw.raw(`</li>`)
 		}
-		return sw.err
 	})
 }

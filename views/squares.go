@@ -45,7 +45,17 @@ type square struct {
 // It is written by hand rather than in templ: a board has 64 to 100
 // squares, and each answer to a click or a move draws all of them.
 func boardRow(row []square) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) (err error) {
+	return handWritten(func(_ context.Context, sw *squareWriter) {
+		for i := range row {
+			sw.square(&row[i])
+		}
+	})
+}
+
+// handWritten is a component whose markup write writes with sw into
+// templ's buffer (the first write error is the component's).
+func handWritten(write func(ctx context.Context, sw *squareWriter)) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) (err error) {
 		buf, existing := templruntime.GetBuffer(w)
 		if !existing {
 			defer func() {
@@ -55,9 +65,7 @@ func boardRow(row []square) templ.Component {
 			}()
 		}
 		sw := squareWriter{w: buf}
-		for i := range row {
-			sw.square(&row[i])
-		}
+		write(ctx, &sw)
 		return sw.err
 	})
 }
