@@ -105,8 +105,6 @@ type writeLog struct {
 	// by what the transaction knew of them as it committed (fresh; gen is
 	// gameGen before the commit).
 	gamesChanged func(ch changes, fresh map[int64]*freshGame, gen uint64)
-	// commitMu orders the commits with their announcements (Tx.commit).
-	commitMu sync.Mutex
 
 	obsMu   sync.RWMutex
 	gameObs []func(gameIDs ...int64)

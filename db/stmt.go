@@ -197,14 +197,12 @@ func (tx *Tx) Commit() error {
 }
 
 // commit commits and announces the commit. The announcements of two
-// commits never cross: the next transaction's commit waits until this
-// one's observers have run, so the game cache takes the transactions'
-// fresh values in the order SQLite committed them.
+// commits never cross: the next write transaction begins only once this
+// one has ended (DB.writeTurn, given back after this), so the game cache
+// takes the transactions' fresh values in the order SQLite committed
+// them.
 func (tx *Tx) commit() error {
-	tx.log.commitMu.Lock()
-	defer tx.log.commitMu.Unlock()
-	// Taken while the transaction still holds the connection: once it has
-	// committed, the next transaction may start writing to the log.
+	// Taken while the transaction still holds the connection.
 	ch := tx.log.take()
 	gen := tx.log.gameGen.Load()
 	start := time.Now()
