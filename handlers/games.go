@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -46,9 +45,7 @@ const maxCachedPositions = 128
 // variant and encoded state, so a kept entry never goes stale; the oldest
 // is dropped past maxCachedPositions. The zero value is ready to use.
 type movesCache struct {
-	mu    sync.Mutex
-	byKey map[movesKey]*legalMoves
-	order []movesKey // oldest first
+	kept fifoCache[movesKey, *legalMoves]
 }
 
 // movesKey names a position and the side whose moves are kept.
@@ -68,27 +65,12 @@ type legalMoves struct {
 // computed (then kept).
 func (m *movesCache) of(g db.Game, st rules.State, side rules.Side) *legalMoves {
 	key := movesKey{game: g.Game, variant: g.Variant, state: g.State, side: side}
-	m.mu.Lock()
-	lm, ok := m.byKey[key]
-	m.mu.Unlock()
-	if ok {
+	if lm, ok := m.kept.get(key); ok {
 		return lm
 	}
 	legal := st.Legal(side)
-	lm = &legalMoves{legal: legal, clicks: clicksOf(st, legal)}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.byKey == nil {
-		m.byKey = make(map[movesKey]*legalMoves)
-	}
-	if _, ok := m.byKey[key]; !ok {
-		if len(m.order) >= maxCachedPositions {
-			delete(m.byKey, m.order[0])
-			m.order = slices.Delete(m.order, 0, 1)
-		}
-		m.order = append(m.order, key)
-	}
-	m.byKey[key] = lm
+	lm := &legalMoves{legal: legal, clicks: clicksOf(st, legal)}
+	m.kept.put(key, lm, maxCachedPositions)
 	return lm
 }
 
@@ -663,16 +645,13 @@ const maxReplayedGames = 256
 // one is shared between requests. The zero value is ready to use; nil
 // keeps nothing.
 type replayCache struct {
-	mu     sync.Mutex
-	byGame map[int64]replayPoint
-	order  []int64 // oldest first
+	kept fifoCache[int64, replayPoint]
 }
 
 // replayPoint is a game's state after its first moves.
 type replayPoint struct {
-	game, variant, start string   // the game's engine, variant and start state
-	moves                []string // the moves played from the start
-	state                rules.State
+	moves []string // the moves played from the start
+	state rules.State
 }
 
 // stateAfter returns the state of g after its first n moves, replayed
@@ -682,10 +661,7 @@ func (r *replayCache) stateAfter(eng rules.Engine, g db.Game, moves []db.Move, n
 	var st rules.State
 	k := 0
 	if r != nil {
-		r.mu.Lock()
-		p, ok := r.byGame[g.ID]
-		r.mu.Unlock()
-		if ok && p.game == g.Game && p.variant == g.Variant && p.start == g.StartState && len(p.moves) <= n && playedFirst(moves, p.moves) {
+		if p, ok := r.kept.get(g.ID); ok && len(p.moves) <= n && playedFirst(moves, p.moves) {
 			st, k = p.state, len(p.moves)
 		}
 	}
@@ -722,29 +698,14 @@ func (r *replayCache) keep(g db.Game, played []db.Move, st rules.State) {
 	if r == nil {
 		return
 	}
-	r.mu.Lock()
-	old, ok := r.byGame[g.ID]
-	r.mu.Unlock()
-	if ok && len(old.moves) == len(played) && old.start == g.StartState && playedFirst(played, old.moves) {
+	if old, ok := r.kept.get(g.ID); ok && len(old.moves) == len(played) && playedFirst(played, old.moves) {
 		return // kept already
 	}
-	p := replayPoint{game: g.Game, variant: g.Variant, start: g.StartState, moves: make([]string, len(played)), state: st}
+	p := replayPoint{moves: make([]string, len(played)), state: st}
 	for i, m := range played {
 		p.moves[i] = m.Move
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.byGame == nil {
-		r.byGame = make(map[int64]replayPoint)
-	}
-	if _, ok := r.byGame[g.ID]; !ok {
-		if len(r.order) >= maxReplayedGames {
-			delete(r.byGame, r.order[0])
-			r.order = slices.Delete(r.order, 0, 1)
-		}
-		r.order = append(r.order, g.ID)
-	}
-	r.byGame[g.ID] = p
+	r.kept.put(g.ID, p, maxReplayedGames)
 }
 
 // isMatch reports whether g's match was made as a match of several games.

@@ -42,8 +42,8 @@ func TestMovesCacheGivesEachPositionItsMoves(t *testing.T) {
 			st = start // another game, other positions
 		}
 	}
-	if n := len(m.byKey); n != maxCachedPositions || n != len(m.order) {
-		t.Errorf("%d positions kept (%d in order), want %d", n, len(m.order), maxCachedPositions)
+	if n := m.kept.len(); n != maxCachedPositions {
+		t.Errorf("%d positions kept, want %d", n, maxCachedPositions)
 	}
 }
 
