@@ -53,10 +53,14 @@ const (
 	// moves writeLog.vacationGen on.
 	changedVacations
 	// changedRatings: what a game page shows of ratings (whether its
-	// match is rated, the players' ratings, the game's rating change);
-	// moves writeLog.ratingGen on. The ratings and rating_changes tables
-	// are WITHOUT ROWID, which the pre-update hook does not see: their one
-	// writer, rateGame, marks its transaction.
+	// match is rated, the players' ratings, the game's rating change),
+	// for every game: moves writeLog.ratingGen on and what is remembered
+	// of ratings starts again. Narrower changes forget less: a challenge
+	// row, the ratings of its match's games (writeLog.ratingMatches); a
+	// rated game's end, those of its two players' games
+	// (writeLog.ratingPlayers; the ratings and rating_changes tables are
+	// WITHOUT ROWID, which the pre-update hook does not see: their one
+	// writer, rateGame, tells the log).
 	changedRatings
 	// changedPlans: the conditional moves of a game (WITHOUT ROWID, which
 	// the hook does not see: execPlans marks its transaction); moves
@@ -65,12 +69,12 @@ const (
 )
 
 var wideTables = map[string]uint8{
-	"users":       changedAccounts | changedGamesWide | changedRatings,
-	"challenges":  changedRatings,
-	"sessions":    changedAccounts,
-	"settings":    changedAccounts,
-	"tournaments": changedGamesWide,
-	"vacations":   changedVacations,
+	"users":               changedAccounts | changedGamesWide | changedRatings,
+	"sessions":            changedAccounts,
+	"settings":            changedAccounts,
+	"tournaments":         changedGamesWide | changedRatings,
+	"tournament_entrants": changedRatings,
+	"vacations":           changedVacations,
 }
 
 // writeLog collects the ids of the games and tournaments changed by the
@@ -88,7 +92,14 @@ type writeLog struct {
 	// columns gameSides of the games table (0: not known).
 	players   map[int64][2]int64
 	gameSides [2]int
-	wide      uint8 // changedAccounts, changedGamesWide
+	// ratingMatches are the matches named by the challenge rows the
+	// transaction wrote (before and after), read at column challengeMatch
+	// of the challenges table (0: not known, and a challenge's change is
+	// a wide one); ratingPlayers are the players whose ratings it changed.
+	ratingMatches  map[int64]struct{}
+	ratingPlayers  map[int64]struct{}
+	challengeMatch int
+	wide           uint8 // changedAccounts, changedGamesWide, …
 
 	// accountGen and gameGen count the committed transactions that made
 	// a wide change of their kind (and the commits of other processes):
@@ -105,6 +116,10 @@ type writeLog struct {
 	// by what the transaction knew of them as it committed (fresh; gen is
 	// gameGen before the commit).
 	gamesChanged func(ch changes, fresh map[int64]*freshGame, gen uint64)
+	// ratingsChanged forgets the remembered ratings of ch.ratingMatches
+	// and ch.ratingPlayers, called after each commit that changed them
+	// (and no wide ratings change) with ratingGen's old and new values.
+	ratingsChanged func(ch changes, old, now uint64)
 
 	obsMu   sync.RWMutex
 	gameObs []func(gameIDs ...int64)
@@ -113,7 +128,7 @@ type writeLog struct {
 
 func newWriteLog(logger *slog.Logger) *writeLog {
 	return &writeLog{logger: logger, games: map[int64]struct{}{}, tournaments: map[int64]struct{}{}, matches: map[int64]struct{}{},
-		players: map[int64][2]int64{}}
+		players: map[int64][2]int64{}, ratingMatches: map[int64]struct{}{}, ratingPlayers: map[int64]struct{}{}}
 }
 
 // record is the pre-update hook: it notes the game or tournament a row
@@ -123,6 +138,10 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 		l.mu.Lock()
 		l.wide |= w
 		l.mu.Unlock()
+	}
+	if d.TableName == "challenges" && d.DatabaseName == "main" {
+		l.recordChallenge(d)
+		return
 	}
 	if d.TableName == "matches" && d.DatabaseName == "main" {
 		l.mu.Lock()
@@ -200,6 +219,51 @@ func (l *writeLog) recordPlayers(d sqlite.SQLitePreUpdateData) {
 	l.mu.Unlock()
 }
 
+// recordChallenge notes the match a changed challenge row names, before
+// and after the change (a challenge not yet accepted names none); when
+// the column cannot be read, the change is a wide one.
+func (l *writeLog) recordChallenge(d sqlite.SQLitePreUpdateData) {
+	col := l.challengeMatch
+	var ids []int64
+	read := func(get func(...any) error) bool {
+		row := make([]any, col+1)
+		if err := get(row...); err != nil {
+			l.logger.Error("db: reading a changed row", "table", d.TableName, "err", err)
+			return false
+		}
+		if id, ok := row[col].(int64); ok {
+			ids = append(ids, id)
+		}
+		return true
+	}
+	ok := col > 0
+	if ok && d.Op != sqlite3.SQLITE_INSERT {
+		ok = read(d.Old)
+	}
+	if ok && d.Op != sqlite3.SQLITE_DELETE {
+		ok = read(d.New)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !ok {
+		l.wide |= changedRatings
+		return
+	}
+	for _, id := range ids {
+		l.ratingMatches[id] = struct{}{}
+	}
+}
+
+// ratedPlayers records that the transaction changed these players'
+// ratings (a rated game's end).
+func (l *writeLog) ratedPlayers(ids ...int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range ids {
+		l.ratingPlayers[id] = struct{}{}
+	}
+}
+
 // rowIDs returns the rowids of the row a change is about (before and
 // after an update).
 func rowIDs(d sqlite.SQLitePreUpdateData) []int64 {
@@ -227,6 +291,8 @@ func (l *writeLog) reset() {
 	clear(l.tournaments)
 	clear(l.matches)
 	clear(l.players)
+	clear(l.ratingMatches)
+	clear(l.ratingPlayers)
 	l.wide = 0
 }
 
@@ -234,16 +300,18 @@ func (l *writeLog) reset() {
 // tournaments and matches whose rows it wrote, ascending, and its wide
 // changes.
 type changes struct {
-	games, tournaments, matches []int64
-	players                     map[int64][2]int64 // of the games, when known
-	wide                        uint8
+	games, tournaments, matches  []int64
+	players                      map[int64][2]int64 // of the games, when known
+	ratingMatches, ratingPlayers []int64            // see writeLog
+	wide                         uint8
 }
 
 // take returns what was collected so far, and forgets it.
 func (l *writeLog) take() changes {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide}
+	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide,
+		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers)}
 	if len(l.players) > 0 {
 		ch.players = maps.Clone(l.players)
 		clear(l.players)
@@ -279,6 +347,11 @@ func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64)
 	}
 	if wide&changedRatings != 0 {
 		l.ratingGen.Add(1)
+	} else if len(ch.ratingMatches) > 0 || len(ch.ratingPlayers) > 0 {
+		now := l.ratingGen.Add(1)
+		if l.ratingsChanged != nil {
+			l.ratingsChanged(ch, now-1, now)
+		}
 	}
 	if wide&changedPlans != 0 {
 		l.planGen.Add(1)

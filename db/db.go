@@ -160,7 +160,8 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{}), writeTurn: make(chan struct{}, 1)}
 	log.gamesChanged = db.gameCache.committed
-	if log.gameSides, err = gameSideColumns(ctx, w); err != nil {
+	log.ratingsChanged = db.ratingsChanged
+	if log.gameSides, log.challengeMatch, err = hookColumns(ctx, w); err != nil {
 		r.Close()
 		w.Close()
 		return nil, err
@@ -175,29 +176,32 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 	return db, nil
 }
 
-// gameSideColumns returns the positions of side0_id and side1_id among the
-// columns of the games table, as the pre-update hook reads a row.
-func gameSideColumns(ctx context.Context, w *sql.DB) ([2]int, error) {
-	var cols [2]int
-	rows, err := w.QueryContext(ctx, `SELECT cid, name FROM pragma_table_info('games')`)
+// hookColumns returns the positions, as the pre-update hook reads a row,
+// of side0_id and side1_id among the columns of the games table, and of
+// match_id among those of the challenges table.
+func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch int, err error) {
+	rows, err := w.QueryContext(ctx, `SELECT 'games', cid, name FROM pragma_table_info('games')
+		UNION ALL SELECT 'challenges', cid, name FROM pragma_table_info('challenges')`)
 	if err != nil {
-		return cols, fmt.Errorf("db: columns of games: %w", err)
+		return sides, 0, fmt.Errorf("db: columns of games and challenges: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
+		var table, name string
 		var cid int
-		var name string
-		if err := rows.Scan(&cid, &name); err != nil {
-			return cols, fmt.Errorf("db: columns of games: %w", err)
+		if err := rows.Scan(&table, &cid, &name); err != nil {
+			return sides, 0, fmt.Errorf("db: columns of games and challenges: %w", err)
 		}
-		switch name {
-		case "side0_id":
-			cols[0] = cid
-		case "side1_id":
-			cols[1] = cid
+		switch table + "." + name {
+		case "games.side0_id":
+			sides[0] = cid
+		case "games.side1_id":
+			sides[1] = cid
+		case "challenges.match_id":
+			challengeMatch = cid
 		}
 	}
-	return cols, rows.Err()
+	return sides, challengeMatch, rows.Err()
 }
 
 func migrate(ctx context.Context, w *sql.DB) error {

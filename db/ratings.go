@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,21 +90,22 @@ func ratingOf(ctx context.Context, q queryer, userID int64, game string, now tim
 	return r.at(now), nil
 }
 
+// matchRatedSQL is a scalar subquery giving whether the match ?1 is rated
+// (1 or 0): the challenge it came from was, or the tournament it belongs to
+// is and neither player was entered unrated (a computer player).
+const matchRatedSQL = `COALESCE((SELECT rated FROM (
+			SELECT rated, 0 AS o, id AS k FROM challenges WHERE match_id = ?1
+			UNION ALL SELECT t.rated AND NOT EXISTS (SELECT 1 FROM tournament_entrants e
+					WHERE e.tournament_id = t.id AND e.user_id IN (m.player0_id, m.player1_id) AND e.rated = 0), 1, 0
+				FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = ?1
+		) ORDER BY o, k LIMIT 1), 0)`
+
 // matchRated reports whether match id is rated (the challenge or the
 // tournament it came from was; a tournament's match against an entrant
 // entered unrated, a computer player, is not).
 func matchRated(ctx context.Context, q queryer, matchID int64) (bool, error) {
 	var rated bool
-	err := q.QueryRowContext(ctx, `SELECT rated FROM (
-			SELECT rated, 0 AS o FROM challenges WHERE match_id = ?
-			UNION ALL SELECT t.rated AND NOT EXISTS (SELECT 1 FROM tournament_entrants e
-					WHERE e.tournament_id = t.id AND e.user_id IN (m.player0_id, m.player1_id) AND e.rated = 0), 1
-				FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = ?
-		) ORDER BY o LIMIT 1`, matchID, matchID).Scan(&rated)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT `+matchRatedSQL, matchID).Scan(&rated); err != nil {
 		return false, fmt.Errorf("db: match rated: %w", err)
 	}
 	return rated, nil
@@ -132,8 +134,9 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 	}
 	a, b := glicko2.Game(before[0].glicko(), before[1].glicko(), score, glicko2.DefaultTau)
 	// The pre-update hook does not see these WITHOUT ROWID tables: what
-	// is remembered of ratings must start again after this commit.
-	tx.log.mark(changedRatings)
+	// is remembered of these two players' ratings is forgotten after this
+	// commit.
+	tx.log.ratedPlayers(g.Side[0].ID, g.Side[1].ID)
 	for i, after := range [2]glicko2.Rating{a, b} {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (user_id, game, rating, rd, volatility, games, updated_at)
 			VALUES (?, ?, ?, ?, ?, 1, ?)
@@ -215,12 +218,13 @@ func (db *DB) GameRatings(ctx context.Context, g Game, now time.Time) (GameRatin
 // moment; stored tells which player has a stored rating.
 type storedRatings struct {
 	GameRatings
-	stored [2]bool
+	stored  [2]bool
+	matchID int64 // g.MatchID, whose challenge or tournament says whether it is rated
 }
 
 // readGameRatings reads GameRatings as stored (one query).
 func (db *DB) readGameRatings(ctx context.Context, g Game) (storedRatings, error) {
-	var st storedRatings
+	st := storedRatings{matchID: g.MatchID}
 	out := &st.GameRatings
 	var cur [2]struct {
 		rating, rd, vol sql.NullFloat64
@@ -231,7 +235,7 @@ func (db *DB) readGameRatings(ctx context.Context, g Game) (storedRatings, error
 		ratingBefore, rdBefore, ratingAfter, rdAfter sql.NullFloat64
 	}
 	err := db.read.QueryRowContext(ctx, `SELECT
-		COALESCE((SELECT rated FROM challenges WHERE match_id = ?1 ORDER BY id LIMIT 1), 0),
+		`+matchRatedSQL+`,
 		r0.rating, r0.rd, r0.volatility, r0.games, r0.updated_at, r1.rating, r1.rd, r1.volatility, r1.games, r1.updated_at,
 		c0.user_id, c0.rating_before, c0.rd_before, c0.rating_after, c0.rd_after,
 		c1.user_id, c1.rating_before, c1.rd_before, c1.rating_after, c1.rd_after
@@ -296,4 +300,20 @@ func (db *DB) RatingChanges(ctx context.Context, gameIDs []int64) (map[int64][2]
 		out[id] = pair
 	}
 	return out, rows.Err()
+}
+
+// ratingsChanged forgets the remembered ratings of the games of
+// ch.ratingMatches and of ch.ratingPlayers' games (writeLog.ratingsChanged).
+func (db *DB) ratingsChanged(ch changes, old, now uint64) {
+	db.ratings.advance(old, now, func(_ int64, st storedRatings) bool {
+		if _, found := slices.BinarySearch(ch.ratingMatches, st.matchID); found {
+			return true
+		}
+		for _, r := range st.Current {
+			if _, found := slices.BinarySearch(ch.ratingPlayers, r.UserID); found {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -402,3 +402,43 @@ func TestComputerEntrants(t *testing.T) {
 		t.Errorf("entrants after the removal: %+v", d.Entrants)
 	}
 }
+
+// TestTournamentGamePageSaysRated: a game page says a rated tournament's
+// game is rated and an unrated one's is not, and the ratings it shows
+// follow the end of the game (what the page remembers is forgotten).
+func TestTournamentGamePageSaysRated(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "org", "ann", "bob")
+	for _, rated := range []bool{true, false} {
+		tr := newTournament(t, store, us[0], db.NewTournament{Name: fmt.Sprintf("Rated %v", rated), Game: "trench", Variant: "single",
+			Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 2, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, Rated: rated, Seed: 3}, us[1:])
+		d, err := store.Tournament(ctx, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := store.Game(ctx, d.Pairings[0].GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := store.GameRatings(ctx, g, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before.Rated != rated {
+			t.Errorf("the page of a game of a tournament rated %v says rated %v", rated, before.Rated)
+		}
+		g = playOpeningAt(t, store, g, t0)
+		if _, err := store.Resign(ctx, g.ID, g.Side[1].ID, g.Ply, t0); err != nil {
+			t.Fatal(err)
+		}
+		g, _ = store.Game(ctx, g.ID)
+		after, err := store.GameRatings(ctx, g, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Changed != rated {
+			t.Errorf("after the end of a game of a tournament rated %v, the page shows a rating change: %v", rated, after.Changed)
+		}
+	}
+}
