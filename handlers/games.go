@@ -32,6 +32,7 @@ type gameHandler struct {
 	hub       *liveHub // numbers the game's changes (see liveHub.seq)
 	moves     movesCache
 	replay    replayCache
+	states    fifoCache[positionKey, rules.State] // decoded states, see decode
 }
 
 // maxCachedPositions bounds the positions whose legal moves movesCache
@@ -72,6 +73,26 @@ func (m *movesCache) of(g db.Game, st rules.State, side rules.Side) *legalMoves 
 	lm := &legalMoves{legal: legal, clicks: clicksOf(st, legal)}
 	m.kept.put(key, lm, maxCachedPositions)
 	return lm
+}
+
+// positionKey names a stored position: its game, variant and encoded state.
+type positionKey struct{ game, variant, state string }
+
+// decode returns the state of g, decoded from its stored form or, when
+// the same position was shown lately, kept from then (states are
+// immutable; the oldest is dropped past maxCachedPositions). Errors: as
+// db.Game.Decode.
+func (h *gameHandler) decode(g db.Game) (rules.State, error) {
+	key := positionKey{g.Game, g.Variant, g.State}
+	if st, ok := h.states.get(key); ok {
+		return st, nil
+	}
+	st, err := g.Decode()
+	if err != nil {
+		return nil, err
+	}
+	h.states.put(key, st, maxCachedPositions)
+	return st, nil
 }
 
 // maxSelection bounds the clicks a selection in a URL may hold.
@@ -216,7 +237,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if err != nil {
 		return views.GamePage{}, err
 	}
-	st, err := g.Decode()
+	st, err := h.decode(g)
 	if err != nil {
 		return views.GamePage{}, err
 	}

@@ -203,10 +203,13 @@ func serve(ctx context.Context, args []string) error {
 		}
 		return err
 	}
-	logger, err := newLogger(os.Stderr, c.LogFormat)
+	logBuf := newBufferedLog(os.Stderr)
+	defer logBuf.Close()
+	logger, err := newLogger(logBuf, c.LogFormat)
 	if err != nil {
 		return err
 	}
+	logger = slog.New(urgentFlush{logger.Handler(), logBuf})
 	var secure *https.Server
 	if c.TLS.Enabled() {
 		c.TLS.Logger = logger
