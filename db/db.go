@@ -44,6 +44,7 @@ type DB struct {
 	gameCache    gameCache
 	vacations    genCache[string, vacationsRead] // vacationsSince by users, under writeLog.vacationGen
 	ratings      genCache[int64, storedRatings]  // readGameRatings by game, under writeLog.ratingGen
+	queue        writeQueue                      // the changes of games waiting for the write connection (groupWrite)
 	plans        genCache[[2]int64, planned]     // PlanOf by game and user, under writeLog.planGen
 	outsideMu    sync.Mutex
 	outsideObs   []func()
@@ -246,6 +247,13 @@ func (db *DB) begin(ctx context.Context) (*Tx, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("db: begin: %w", ctx.Err())
 	}
+	return db.beginHeld(ctx)
+}
+
+// beginHeld starts a write transaction once the caller has the write turn
+// (DB.writeTurn), which the transaction's end gives back (at once if it
+// cannot begin).
+func (db *DB) beginHeld(ctx context.Context) (*Tx, error) {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		<-db.writeTurn

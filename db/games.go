@@ -538,47 +538,38 @@ func (e commitThen) Error() string { return e.err.Error() }
 func (e commitThen) Unwrap() error { return e.err }
 
 // inGame runs fn in one transaction on game id as userID, after checking
-// that userID plays it, that it is active and that it is still at ply.
+// that userID plays it, that it is active and that it is still at ply; the
+// transaction may carry other games' changes too (groupWrite).
 func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Time,
 	fn func(tx *Tx, g Game, st rules.State, side rules.Side) error) (Game, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Game{}, err
-	}
-	defer tx.Rollback()
-	g, err := gameByID(ctx, tx, id)
-	if err != nil {
-		return Game{}, err
-	}
-	side := g.SideOf(userID)
-	switch {
-	case side == rules.NoSide:
-		return Game{}, Errorf(KindForbidden, "You are not playing in this game.")
-	case g.Finished():
-		return Game{}, Errorf(KindConflict, "This game is over.")
-	case g.Ply != ply:
-		return Game{}, Errorf(KindConflict, "The game has moved on since the page you acted on (ply %d, now %d). Nothing was changed; here is the current position.", ply, g.Ply)
-	}
-	st, err := g.Decode()
-	if err != nil {
-		return Game{}, err
-	}
-	if err := fn(tx, g, st, side); err != nil {
-		var ct commitThen
-		if errors.As(err, &ct) {
-			if err := tx.Commit(); err != nil {
-				return Game{}, err
-			}
-			return Game{}, ct.err
+	return db.groupWrite(ctx, func(ctx context.Context, tx *Tx) (Game, error) {
+		g, err := gameByID(ctx, tx, id)
+		if err != nil {
+			return Game{}, err
 		}
-		return Game{}, err
-	}
-	g, err = gameByID(ctx, tx, id)
-	if err != nil {
-		return Game{}, err
-	}
-	tx.gameRead(g)
-	return g, tx.Commit()
+		side := g.SideOf(userID)
+		switch {
+		case side == rules.NoSide:
+			return Game{}, Errorf(KindForbidden, "You are not playing in this game.")
+		case g.Finished():
+			return Game{}, Errorf(KindConflict, "This game is over.")
+		case g.Ply != ply:
+			return Game{}, Errorf(KindConflict, "The game has moved on since the page you acted on (ply %d, now %d). Nothing was changed; here is the current position.", ply, g.Ply)
+		}
+		st, err := g.Decode()
+		if err != nil {
+			return Game{}, err
+		}
+		if err := fn(tx, g, st, side); err != nil {
+			return Game{}, err
+		}
+		g, err = gameByID(ctx, tx, id)
+		if err != nil {
+			return Game{}, err
+		}
+		tx.gameRead(g)
+		return g, nil
+	})
 }
 
 // updateGame sets columns of g's row where its ply is still g.Ply and it

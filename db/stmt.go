@@ -130,6 +130,17 @@ type Tx struct {
 	// turn is DB.writeTurn, given back once the transaction has ended.
 	turn     chan struct{}
 	turnDone bool
+	// detached: the statements run to their end even when the context
+	// they are given is cancelled (a group of changes, see groupWrite).
+	detached bool
+}
+
+// stmtCtx is the context tx's statements run with.
+func (tx *Tx) stmtCtx(ctx context.Context) context.Context {
+	if tx.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 // endTurn lets the next write transaction begin.
@@ -236,6 +247,7 @@ func (tx *Tx) prepareMissed() {
 
 // QueryContext runs query in the transaction as a prepared statement.
 func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = tx.stmtCtx(ctx)
 	st, err := tx.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -248,6 +260,7 @@ func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 // QueryRowContext runs query in the transaction as a prepared statement.
 func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = tx.stmtCtx(ctx)
 	st, err := tx.stmt(ctx, query)
 	if err != nil || st == nil {
 		return tx.Tx.QueryRowContext(ctx, query, args...)
@@ -257,6 +270,7 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 
 // ExecContext runs query in the transaction as a prepared statement.
 func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = tx.stmtCtx(ctx)
 	st, err := tx.stmt(ctx, query)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,112 @@
+package db_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/trench-games/trench/db"
+)
+
+// TestMovesSentTogetherLandOnce: moves sent at the same moment in many
+// games (they share one commit) each land exactly once; the same move
+// sent twice, and a move against a stale ply, are refused and change
+// nothing, without costing the others theirs; and what the server then
+// shows of every game is what a server started afresh on the file reads.
+func TestMovesSentTogetherLandOnce(t *testing.T) {
+	ctx := context.Background()
+	store, path := open(t)
+	const games = 6
+	var gs []db.Game
+	for i := range games {
+		u := users(t, store, "white"+string(rune('a'+i)), "black"+string(rune('a'+i)))
+		gs = append(gs, startMatch(t, store, u[0], u[1], "trenches", "standard", i%2 == 0))
+	}
+	var commits atomic.Int64
+	store.ObserveCommits(func(time.Duration) { commits.Add(1) })
+
+	type result struct {
+		game db.Game
+		err  error
+	}
+	results := make([][]result, games)
+	release := db.HoldWriteTurn(store)
+	var wg sync.WaitGroup
+	sent := 0
+	for i, g := range gs {
+		st, err := g.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		move := st.Legal(g.ToMove)[0]
+		plays := []db.Play{{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: g.Ply, Move: move}}
+		switch i % 3 {
+		case 1: // a double submit
+			plays = append(plays, plays[0])
+		case 2: // a page left open on an older position
+			plays = append(plays, db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: g.Ply + 5, Move: move})
+		}
+		results[i] = make([]result, len(plays))
+		for j, p := range plays {
+			wg.Add(1)
+			sent++
+			go func() {
+				defer wg.Done()
+				g, err := store.PlayMove(ctx, p, t0)
+				results[i][j] = result{g, err}
+			}()
+			for db.WaitingWrites(store) < sent { // each waits behind the one before
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	release()
+	wg.Wait()
+	if n := commits.Load(); n >= int64(games) {
+		t.Errorf("%d moves sent together took %d commits, want them to share", games, n)
+	}
+	for i, g := range gs {
+		landed := 0
+		for j, r := range results[i] {
+			switch {
+			case r.err == nil:
+				landed++
+				if r.game.Ply != g.Ply+1 {
+					t.Errorf("game %d: the answer to the move shows ply %d, want %d", i, r.game.Ply, g.Ply+1)
+				}
+			case db.KindOf(r.err) != db.KindConflict:
+				t.Errorf("game %d, send %d: %v, want a conflict", i, j, r.err)
+			}
+		}
+		if landed != 1 {
+			t.Errorf("game %d: %d of its sends landed, want exactly 1", i, landed)
+		}
+	}
+	fresh, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for i, g := range gs {
+		got, err := store.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Ply != g.Ply+1 || want.Ply != g.Ply+1 || got.State != want.State {
+			t.Errorf("game %d: shown at ply %d, stored at ply %d (want %d), same state %v", i, got.Ply, want.Ply, g.Ply+1, got.State == want.State)
+		}
+		ms, err := fresh.Moves(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) != g.Ply+1 {
+			t.Errorf("game %d: %d moves stored, want %d", i, len(ms), g.Ply+1)
+		}
+	}
+}
