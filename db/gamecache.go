@@ -122,7 +122,9 @@ func (c *gameCache) committed(ch changes, fresh map[int64]*freshGame, gen uint64
 		}
 		if len(f.moves) > 0 && hadMoves && len(before) == f.from &&
 			(f.from == 0 || before[len(before)-1].Ply == f.from) {
-			e.moves, e.hasMoves = append(slices.Clip(before), f.moves...), true
+			// Past the end of before: what readers were given is
+			// untouched.
+			e.moves, e.hasMoves = append(before, f.moves...), true
 		}
 	}
 }
@@ -314,8 +316,11 @@ func (db *DB) cachedGameByID(ctx context.Context, id int64) (Game, error) {
 	}, func() (Game, error) { return gameByID(ctx, db.read, id) })
 }
 
-// cachedMoves is the moves of game id through the cache (a copy the
-// caller may change).
+// cachedMoves is the moves of game id through the cache, shared with the
+// cache and other readers: the caller must not change its elements
+// (appending is safe: the slice has no room past its end). The cache
+// never writes into a slice it gave out: it appends past the end of its
+// own, or replaces it.
 func (db *DB) cachedMoves(ctx context.Context, id int64) ([]Move, error) {
 	c := &db.gameCache
 	gen := db.log.gameGen.Load()
@@ -325,11 +330,11 @@ func (db *DB) cachedMoves(ctx context.Context, id int64) ([]Move, error) {
 		case e == nil:
 			return nil, false, nil
 		case e.hasMoves:
-			return slices.Clone(e.moves), true, nil
+			return slices.Clip(e.moves), true, nil
 		}
 		return nil, false, func(ms []Move) {
 			if c.kept(id, e, ver, gen) {
-				e.moves, e.hasMoves = slices.Clone(ms), true
+				e.moves, e.hasMoves = slices.Clip(ms), true
 			}
 		}
 	}, func() ([]Move, error) { return db.readMoves(ctx, id) })

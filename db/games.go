@@ -175,7 +175,8 @@ func (db *DB) Game(ctx context.Context, id int64) (Game, error) {
 	return db.cachedGameByID(ctx, id)
 }
 
-// Moves returns the moves of game id in order.
+// Moves returns the moves of game id in order, shared with other readers:
+// the caller must not change its elements (appending to it is safe).
 func (db *DB) Moves(ctx context.Context, gameID int64) ([]Move, error) {
 	return db.cachedMoves(ctx, gameID)
 }

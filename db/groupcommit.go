@@ -142,12 +142,15 @@ func (db *DB) runGroup(group []*gameWrite) {
 		}
 		return
 	}
+	// What each change collects (its log of changes, its fresh games) is
+	// set aside when it is kept, dropped when it is rolled back, and all
+	// that was kept is handed to the commit.
+	var kept txCollected
 	for _, w := range group {
 		if _, err := tx.ExecContext(bg, `SAVEPOINT game_write`); err != nil {
 			fail(fmt.Errorf("db: savepoint: %w", err))
 			return
 		}
-		mark := tx.mark()
 		w.game, w.err = runProtected(w, tx)
 		var ct commitThen
 		switch {
@@ -158,13 +161,16 @@ func (db *DB) runGroup(group []*gameWrite) {
 				fail(fmt.Errorf("db: rollback to savepoint: %w", err))
 				return
 			}
-			tx.restore(mark)
+			tx.log.reset()
+			clear(tx.fresh)
 		}
 		if _, err := tx.ExecContext(bg, `RELEASE game_write`); err != nil {
 			fail(fmt.Errorf("db: release savepoint: %w", err))
 			return
 		}
+		kept.take(tx)
 	}
+	kept.give(tx)
 	if err := tx.Commit(); err != nil {
 		for _, w := range group {
 			if w.err == nil {
@@ -185,41 +191,45 @@ func runProtected(w *gameWrite, tx *Tx) (g Game, err error) {
 	return w.run(w.ctx, tx)
 }
 
-// txMark is what a transaction had collected (its fresh games and its
-// log of changes) before a change in a savepoint.
-type txMark struct {
-	fresh map[int64]freshGame
+// txCollected is what the kept changes of a group collected: their log
+// of changes and their fresh games.
+type txCollected struct {
 	log   logMark
+	fresh map[int64]*freshGame
 }
 
-// mark returns what tx has collected so far, for restore.
-func (tx *Tx) mark() txMark {
-	m := txMark{log: tx.log.snapshot()}
-	if len(tx.fresh) > 0 {
-		m.fresh = make(map[int64]freshGame, len(tx.fresh))
-		for id, f := range tx.fresh {
-			c := *f
-			c.moves = slices.Clip(c.moves)
-			m.fresh[id] = c
+// take moves what tx collected since the last take into c.
+func (c *txCollected) take(tx *Tx) {
+	tx.log.moveInto(&c.log)
+	for id, f := range tx.fresh {
+		if c.fresh == nil {
+			c.fresh = map[int64]*freshGame{}
+		}
+		a := c.fresh[id]
+		if a == nil {
+			c.fresh[id] = f
+			continue
+		}
+		if f.hasGame {
+			a.game, a.hasGame = f.game, true
+		}
+		if len(f.moves) > 0 {
+			if a.from < 0 {
+				a.from = f.from
+			}
+			a.moves = append(a.moves, f.moves...)
 		}
 	}
-	return m
-}
-
-// restore forgets what tx collected since m (a change rolled back to its
-// savepoint).
-func (tx *Tx) restore(m txMark) {
-	tx.log.restore(m.log)
 	clear(tx.fresh)
-	for id, f := range m.fresh {
-		c := f
-		tx.freshOf(id)
-		*tx.fresh[id] = c
-	}
 }
 
-// logMark is what a writeLog had collected at one point of a
-// transaction.
+// give hands everything in c back to tx, for its commit.
+func (c *txCollected) give(tx *Tx) {
+	tx.log.moveFrom(&c.log)
+	tx.fresh = c.fresh
+}
+
+// logMark is what a writeLog collects in a transaction (see writeLog).
 type logMark struct {
 	games, tournaments, matches  map[int64]struct{}
 	players                      map[int64][2]int64
@@ -227,26 +237,42 @@ type logMark struct {
 	wide                         uint8
 }
 
-func (l *writeLog) snapshot() logMark {
+// moveInto adds what l has collected to m and empties l.
+func (l *writeLog) moveInto(m *logMark) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return logMark{games: maps.Clone(l.games), tournaments: maps.Clone(l.tournaments), matches: maps.Clone(l.matches),
-		players: maps.Clone(l.players), ratingMatches: maps.Clone(l.ratingMatches), ratingPlayers: maps.Clone(l.ratingPlayers), wide: l.wide}
+	moveSet(&m.games, l.games)
+	moveSet(&m.tournaments, l.tournaments)
+	moveSet(&m.matches, l.matches)
+	moveSet(&m.ratingMatches, l.ratingMatches)
+	moveSet(&m.ratingPlayers, l.ratingPlayers)
+	moveSet(&m.players, l.players)
+	m.wide |= l.wide
+	l.wide = 0
 }
 
-func (l *writeLog) restore(m logMark) {
+// moveFrom adds what m holds to what l has collected.
+func (l *writeLog) moveFrom(m *logMark) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	set := func(dst, src map[int64]struct{}) {
-		clear(dst)
-		maps.Copy(dst, src)
-	}
-	set(l.games, m.games)
-	set(l.tournaments, m.tournaments)
-	set(l.matches, m.matches)
-	set(l.ratingMatches, m.ratingMatches)
-	set(l.ratingPlayers, m.ratingPlayers)
-	clear(l.players)
+	maps.Copy(l.games, m.games)
+	maps.Copy(l.tournaments, m.tournaments)
+	maps.Copy(l.matches, m.matches)
+	maps.Copy(l.ratingMatches, m.ratingMatches)
+	maps.Copy(l.ratingPlayers, m.ratingPlayers)
 	maps.Copy(l.players, m.players)
-	l.wide = m.wide
+	l.wide |= m.wide
+}
+
+// moveSet adds the entries of src to *dst (made when needed) and empties
+// src.
+func moveSet[V any](dst *map[int64]V, src map[int64]V) {
+	if len(src) == 0 {
+		return
+	}
+	if *dst == nil {
+		*dst = make(map[int64]V, len(src))
+	}
+	maps.Copy(*dst, src)
+	clear(src)
 }

@@ -41,6 +41,9 @@ func TestMovesSentTogetherLandOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		move := st.Legal(g.ToMove)[0]
+		if _, err := store.Moves(ctx, g.ID); err != nil { // remembered before the move
+			t.Fatal(err)
+		}
 		plays := []db.Play{{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: g.Ply, Move: move}}
 		switch i % 3 {
 		case 1: // a double submit
@@ -105,8 +108,12 @@ func TestMovesSentTogetherLandOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(ms) != g.Ply+1 {
-			t.Errorf("game %d: %d moves stored, want %d", i, len(ms), g.Ply+1)
+		shown, err := store.Moves(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) != g.Ply+1 || len(shown) != len(ms) || (len(ms) > 0 && shown[len(shown)-1].Move != ms[len(ms)-1].Move) {
+			t.Errorf("game %d: %d moves stored and %d shown, want %d, the same", i, len(ms), len(shown), g.Ply+1)
 		}
 	}
 }
