@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -116,4 +117,71 @@ func TestMovesSentTogetherLandOnce(t *testing.T) {
 			t.Errorf("game %d: %d moves stored and %d shown, want %d, the same", i, len(ms), len(shown), g.Ply+1)
 		}
 	}
+}
+
+// BenchmarkConcurrentMoves plays moves in 64 games at once, each game by
+// its own goroutine (as 64 players would), and reports the commits per
+// move: moves waiting together share a commit.
+func BenchmarkConcurrentMoves(b *testing.B) {
+	ctx := context.Background()
+	path := b.TempDir() + "/bench.db"
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	const games = 64
+	gs := make([]db.Game, games)
+	for i := range gs {
+		var us []db.User
+		for _, n := range []string{"w", "b"} {
+			u, err := store.CreateUser(ctx, fmt.Sprintf("%s%d", n, i), "hash", t0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			us = append(us, u)
+		}
+		c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: us[0].ID, Opponent: us[1].Name, Game: "trenches", Variant: "standard",
+			Color: "0", DaysPerMove: 3}, t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		id, err := store.AcceptChallenge(ctx, c.ID, us[1].ID, 7, t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if gs[i], err = store.Game(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var commits atomic.Int64
+	store.ObserveCommits(func(time.Duration) { commits.Add(1) })
+	var next atomic.Int64
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for i := range gs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g := gs[i]
+			for next.Add(1) <= int64(b.N) {
+				st, err := g.Decode()
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				legal := st.Legal(g.ToMove)
+				if len(legal) == 0 || g.Finished() {
+					return // this game is over: the others play on
+				}
+				if g, err = store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: g.Side[g.ToMove].ID, Ply: g.Ply, Move: legal[0]}, t0); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	b.ReportMetric(float64(commits.Load())/float64(b.N), "commits/move")
 }
