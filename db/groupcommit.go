@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"sync"
 )
@@ -185,7 +186,7 @@ func (db *DB) runGroup(group []*gameWrite) {
 func runProtected(w *gameWrite, tx *Tx) (g Game, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			g, err = Game{}, fmt.Errorf("db: panic in a game's change: %v", r)
+			g, err = Game{}, fmt.Errorf("db: panic in a game's change: %v\n%s", r, debug.Stack())
 		}
 	}()
 	return w.run(w.ctx, tx)
