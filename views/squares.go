@@ -82,8 +82,33 @@ func (s *squareWriter) raw(str string) {
 	}
 }
 
-// text writes str escaped for HTML text or a quoted attribute value.
-func (s *squareWriter) text(str string) { s.raw(html.EscapeString(str)) }
+// text writes str escaped for HTML text or a quoted attribute value (as
+// html.EscapeString does), the runs between the characters to escape
+// straight from str.
+func (s *squareWriter) text(str string) {
+	last := 0
+	for i := 0; i < len(str); i++ {
+		var esc string
+		switch str[i] {
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '"':
+			esc = "&#34;"
+		default:
+			continue
+		}
+		s.raw(str[last:i])
+		s.raw(esc)
+		last = i + 1
+	}
+	s.raw(str[last:])
+}
 
 func (s *squareWriter) square(c *square) {
 	end := "</div>"
