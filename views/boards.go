@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 
@@ -22,14 +23,46 @@ func Board(view any, p Play) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		switch v := view.(type) {
 		case trench.BoardView:
-			return TrenchBoard(trenchBoard(ctx, v, p), p).Render(ctx, w)
+			vm := trenchBoard(ctx, v, p)
+			defer releaseSquares(vm.cells)
+			return TrenchBoard(vm, p).Render(ctx, w)
 		case trenches.BoardView:
-			return TrenchesBoard(trenchesBoard(ctx, v, p), p).Render(ctx, w)
+			vm := trenchesBoard(ctx, v, p)
+			defer releaseSquares(vm.cells)
+			return TrenchesBoard(vm, p).Render(ctx, w)
 		case cards.View:
 			return CardsTable(cardsTable(ctx, v, p), p).Render(ctx, w)
 		}
 		return fmt.Errorf("views: no board for %T", view)
 	})
+}
+
+// squarePool holds the squares of boards drawn before: each answer to a
+// click or a move lays out a whole board (64 or 100 squares, about 10 KB)
+// only to write it once.
+var squarePool sync.Pool
+
+// squaresFor returns n rows of n squares each (every square to be set)
+// and their backing cells, from squarePool when it has room enough.
+func squaresFor(nrows, ncols int) ([][]square, []square) {
+	var cells []square
+	if c, ok := squarePool.Get().(*[]square); ok && cap(*c) >= nrows*ncols {
+		cells = (*c)[:nrows*ncols]
+	} else {
+		cells = make([]square, nrows*ncols)
+	}
+	rows := make([][]square, nrows)
+	for r := range rows {
+		rows[r] = cells[r*ncols : (r+1)*ncols : (r+1)*ncols]
+	}
+	return rows, cells
+}
+
+// releaseSquares gives cells (from squaresFor) back to squarePool once
+// the board is written.
+func releaseSquares(cells []square) {
+	clear(cells)
+	squarePool.Put(&cells)
 }
 
 // HasDiamond reports whether a game's board has the diamond view (and the
@@ -193,6 +226,7 @@ func trenchUnitName(ctx context.Context, u trench.Unit) string {
 type trenchBoardVM struct {
 	Rows   [][]square // in drawing order, row by row
 	Status string     // the last move and the side to move, in words
+	cells  []square   // Rows' backing array, from squaresFor
 }
 
 // trenchBoard lays out v's squares for the viewer: their side at the
@@ -220,8 +254,7 @@ func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM 
 	before, pending := p.Before.(trench.BoardView)
 	whiteBottom := p.Viewer == 1
 	words := wordsOf(ctx)
-	rows := make([][]square, 8)
-	cells := make([]square, 64)
+	rows, cells := squaresFor(8, 8)
 	for row := 0; row < 8; row++ {
 		for col := 0; col < 8; col++ {
 			file, rank := col, 7-row
@@ -249,7 +282,6 @@ func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM 
 			}
 			cells[row*8+col] = c.square(ctx, words)
 		}
-		rows[row] = cells[row*8 : row*8+8 : row*8+8]
 	}
 	toMove := ""
 	switch {
@@ -260,7 +292,7 @@ func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM 
 	default:
 		toMove = T(ctx, "Black to move.")
 	}
-	return trenchBoardVM{Rows: rows, Status: boardStatus(ctx, p, toMove)}
+	return trenchBoardVM{Rows: rows, Status: boardStatus(ctx, p, toMove), cells: cells}
 }
 
 // boardStatus is the text of a board's live region: the last move (in

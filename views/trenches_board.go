@@ -99,6 +99,7 @@ type trenchesBoardVM struct {
 	Rows   [][]square // in drawing order, row by row
 	Stage  string     // what the next click does, in words
 	Status string     // the last move and the side to move, in words
+	cells  []square   // Rows' backing array, from squaresFor
 }
 
 // trenchesBoard lays out v for the viewer (their side at the bottom) with
@@ -126,8 +127,7 @@ func trenchesBoard(ctx context.Context, v trenches.BoardView, p Play) trenchesBo
 		open, blocked = pos.GrenadeTargets(from, to)
 		stage = T(ctx, "Choose where the grenade lands (red squares are protected by a Tank).")
 	}
-	rows := make([][]square, 10)
-	cells := make([]square, 100)
+	rows, cells := squaresFor(10, 10)
 	words := wordsOf(ctx)
 	flip := p.Viewer == rules.Side1
 	for row := 0; row < 10; row++ {
@@ -158,7 +158,6 @@ func trenchesBoard(ctx context.Context, v trenches.BoardView, p Play) trenchesBo
 			}
 			cells[row*10+col] = c.square(words)
 		}
-		rows[row] = cells[row*10 : row*10+10 : row*10+10]
 	}
 	toMove := ""
 	switch {
@@ -169,7 +168,7 @@ func trenchesBoard(ctx context.Context, v trenches.BoardView, p Play) trenchesBo
 	default:
 		toMove = T(ctx, "Light to move.")
 	}
-	return trenchesBoardVM{View: v, Rows: rows, Stage: stage, Status: boardStatus(ctx, p, toMove)}
+	return trenchesBoardVM{View: v, Rows: rows, Stage: stage, Status: boardStatus(ctx, p, toMove), cells: cells}
 }
 
 // pieceSprite is the sprite symbol of a piece: "lt" is a Light Tank, "ds"
