@@ -937,7 +937,11 @@ func (h *gameHandler) respond(c echo.Context, status int, s gameScreen, message 
 	if err != nil {
 		return err
 	}
-	return render(c, status, views.GameView(p), views.GameSwap(p))
+	// Only the component sent is made: each holds its own copy of p.
+	if isHTMX(c) {
+		return render(c, status, views.GameSwap(p), nil)
+	}
+	return render(c, status, views.GameView(p), nil)
 }
 
 // live answers the poll of an open game page: 204 while nothing changed
