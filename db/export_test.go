@@ -18,3 +18,12 @@ func WaitingWrites(store *DB) int {
 	defer store.queue.mu.Unlock()
 	return len(store.queue.waiting)
 }
+
+// QueueNoOps puts n changes that write nothing in the queue of the write
+// connection, as if n players had sent them just before.
+func QueueNoOps(store *DB, n int) {
+	for range n {
+		store.queue.add(&gameWrite{ctx: context.Background(), run: func(context.Context, *Tx) (Game, error) { return Game{}, nil },
+			claimed: make(chan struct{}), done: make(chan struct{})})
+	}
+}

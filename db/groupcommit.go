@@ -84,19 +84,29 @@ func (q *writeQueue) remove(w *gameWrite) bool {
 func (db *DB) groupWrite(ctx context.Context, run func(ctx context.Context, tx *Tx) (Game, error)) (Game, error) {
 	w := &gameWrite{ctx: ctx, run: run, claimed: make(chan struct{}), done: make(chan struct{})}
 	db.queue.add(w)
-	select {
-	case db.writeTurn <- struct{}{}:
-		// Ours may have been taken already (and answered) by the
-		// transaction before; then the turn serves those still waiting.
-		if group := db.queue.take(); len(group) > 0 {
-			db.runGroup(group)
-		} else {
-			<-db.writeTurn
-		}
-	case <-w.claimed:
-	case <-ctx.Done():
-		if db.queue.remove(w) {
-			return Game{}, fmt.Errorf("db: begin: %w", ctx.Err())
+	for waiting := true; waiting; {
+		select {
+		case db.writeTurn <- struct{}{}:
+			// Ours may have been taken already (and answered) by the
+			// transaction before, or be past the first maxGroup waiting;
+			// the turn serves those first. Ours not taken yet: ask again.
+			if group := db.queue.take(); len(group) > 0 {
+				db.runGroup(group)
+			} else {
+				<-db.writeTurn
+			}
+			select {
+			case <-w.claimed:
+				waiting = false
+			default:
+			}
+		case <-w.claimed:
+			waiting = false
+		case <-ctx.Done():
+			if db.queue.remove(w) {
+				return Game{}, fmt.Errorf("db: begin: %w", ctx.Err())
+			}
+			waiting = false
 		}
 	}
 	<-w.done

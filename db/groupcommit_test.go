@@ -185,3 +185,38 @@ func BenchmarkConcurrentMoves(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(commits.Load())/float64(b.N), "commits/move")
 }
+
+// TestMoveBehindManyIsAnswered: a move that arrives behind more changes
+// than one commit carries is answered once those before it are.
+func TestMoveBehindManyIsAnswered(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	u := users(t, store, "ann", "bob")
+	g := startMatch(t, store, u[0], u[1], "trench", "single", false)
+	st, err := g.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := db.HoldWriteTurn(store)
+	db.QueueNoOps(store, 200)
+	done := make(chan error, 1)
+	go func() {
+		_, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: g.Ply, Move: st.Legal(g.ToMove)[0]}, t0)
+		done <- err
+	}()
+	for db.WaitingWrites(store) < 201 {
+		time.Sleep(time.Millisecond)
+	}
+	release()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a move behind 200 waiting changes was never answered")
+	}
+	if g, err := store.Game(ctx, g.ID); err != nil || g.Ply != 1 {
+		t.Fatalf("after the move the game is at ply %d (%v), want 1", g.Ply, err)
+	}
+}
