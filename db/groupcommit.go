@@ -157,13 +157,15 @@ func (db *DB) runGroup(group []*gameWrite) {
 	// set aside when it is kept, dropped when it is rolled back, and all
 	// that was kept is handed to the commit.
 	var kept txCollected
-	for _, w := range group {
+	written := make([]bool, len(group)) // kept for the commit
+	for i, w := range group {
 		if _, err := tx.ExecContext(bg, `SAVEPOINT game_write`); err != nil {
 			fail(fmt.Errorf("db: savepoint: %w", err))
 			return
 		}
 		w.game, w.err = runProtected(w, tx)
 		var ct commitThen
+		written[i] = w.err == nil || errors.As(w.err, &ct)
 		switch {
 		case errors.As(w.err, &ct):
 			w.game, w.err = Game{}, ct.err
@@ -183,8 +185,8 @@ func (db *DB) runGroup(group []*gameWrite) {
 	}
 	kept.give(tx)
 	if err := tx.Commit(); err != nil {
-		for _, w := range group {
-			if w.err == nil {
+		for i, w := range group {
+			if written[i] {
 				w.game, w.err = Game{}, err
 			}
 		}
