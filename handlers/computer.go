@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -218,10 +219,15 @@ func (c *computer) safely(fn func() error) (err error) {
 }
 
 // stopper is a search's Stop: the time limit of level (read on the real
-// clock) or the worker's end.
+// clock) or the worker's end. Each time the search asks (every thousand
+// or two nodes), it first gives way to the goroutines waiting to run: the
+// players' requests go before the computer's thinking.
 func stopper(ctx context.Context, limit time.Duration) func() bool {
 	late := bot.Deadline(time.Now, limit)
-	return func() bool { return ctx.Err() != nil || late() }
+	return func() bool {
+		runtime.Gosched()
+		return ctx.Err() != nil || late()
+	}
 }
 
 // play makes the computer's move or armistice answer t in its game.
