@@ -41,6 +41,20 @@ func users(t *testing.T, store *db.DB, names ...string) []db.User {
 	return out
 }
 
+// gameAndMoves returns game id and its moves as store shows them.
+func gameAndMoves(t *testing.T, store *db.DB, id int64) (db.Game, []db.Move) {
+	t.Helper()
+	g, err := store.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := store.Moves(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, ms
+}
+
 func wantKind(t *testing.T, err error, kind db.Kind) {
 	t.Helper()
 	if err == nil || db.KindOf(err) != kind {

@@ -273,27 +273,15 @@ func TestRememberedGameIsTheStoredOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(store *db.DB) (db.Game, []db.Move) {
-		t.Helper()
-		g, err := store.Game(ctx, g.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms, err := store.Moves(ctx, g.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g, ms
-	}
 	check := func(what string, ply int) db.Game {
 		t.Helper()
-		got, ms := read(store)
+		got, ms := gameAndMoves(t, store, g.ID)
 		fresh, err := db.Open(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer fresh.Close()
-		want, wms := read(fresh)
+		want, wms := gameAndMoves(t, fresh, g.ID)
 		m, err := store.Match(ctx, want.MatchID)
 		if err != nil {
 			t.Fatal(err)

@@ -94,24 +94,10 @@ func TestMovesSentTogetherLandOnce(t *testing.T) {
 	}
 	defer fresh.Close()
 	for i, g := range gs {
-		got, err := store.Game(ctx, g.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := fresh.Game(ctx, g.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, shown := gameAndMoves(t, store, g.ID)
+		want, ms := gameAndMoves(t, fresh, g.ID)
 		if got.Ply != g.Ply+1 || want.Ply != g.Ply+1 || got.State != want.State {
 			t.Errorf("game %d: shown at ply %d, stored at ply %d (want %d), same state %v", i, got.Ply, want.Ply, g.Ply+1, got.State == want.State)
-		}
-		ms, err := fresh.Moves(ctx, g.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shown, err := store.Moves(ctx, g.ID)
-		if err != nil {
-			t.Fatal(err)
 		}
 		if len(ms) != g.Ply+1 || len(shown) != len(ms) || (len(ms) > 0 && shown[len(shown)-1].Move != ms[len(ms)-1].Move) {
 			t.Errorf("game %d: %d moves stored and %d shown, want %d, the same", i, len(ms), len(shown), g.Ply+1)
