@@ -1,14 +1,11 @@
 package handlers_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/trench-games/trench/rules/cards"
 )
 
 // TestBrowserLanguages: with JavaScript off, a visitor and a player each
@@ -27,18 +24,10 @@ func TestBrowserLanguages(t *testing.T) {
 	player.signUp("alice")
 	bob := s.newClient(t)
 	bob.SignUp("bob")
-	trench := startRated(t, s, "alice", "bob", "trench", "single")
-	playRandom(t, s, trench, 6)
-	trenches := startRated(t, s, "alice", "bob", "trenches", "standard")
-	playRandom(t, s, trenches, 4)
-	card := startRated(t, s, "alice", "bob", "cards", cards.VariantShort)
-	playRandom(t, s, card, 3)
-	done := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 8)
 	// Every other kind of page, read by the player in each language.
 	pages := []string{"/challenges/new", "/archive", "/players/bob", "/rules/trench", "/rules/trenches",
-		"/rules/cards", "/leaderboard/trench", "/players", "/tournaments",
-		fmt.Sprintf("/games/%d", trench), fmt.Sprintf("/games/%d", trenches), fmt.Sprintf("/games/%d", card),
-		fmt.Sprintf("/games/%d", done.ID), fmt.Sprintf("/games/%d?ply=3", done.ID)}
+		"/rules/cards", "/leaderboard/trench", "/players", "/tournaments"}
+	pages = append(pages, gamePagesOfEveryKind(t, s)...)
 
 	// The words a person reads in each language: the navigation bar's
 	// links, the footer's label and button, and the settings page's

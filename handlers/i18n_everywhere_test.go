@@ -42,17 +42,9 @@ func visibleText(doc *goquery.Document) string {
 func TestNoEnglishLeftOnAnyPage(t *testing.T) {
 	s := startServer(t, "", nil)
 	a, b := signedUpPair(t, s)
-	trench := startRated(t, s, "alice", "bob", "trench", "single")
-	playRandom(t, s, trench, 6)
-	trenches := startRated(t, s, "alice", "bob", "trenches", "standard")
-	playRandom(t, s, trenches, 4)
-	card := startRated(t, s, "alice", "bob", "cards", cards.VariantShort)
-	playRandom(t, s, card, 3)
-	done := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 8)
 	pages := []string{"/", "/challenges/new", "/archive", "/players/bob", "/settings", "/rules",
-		"/rules/trench", "/rules/trenches", "/rules/cards", "/leaderboard/trench", "/players", "/tournaments",
-		fmt.Sprintf("/games/%d", trench), fmt.Sprintf("/games/%d", trenches), fmt.Sprintf("/games/%d", card),
-		fmt.Sprintf("/games/%d", done.ID), fmt.Sprintf("/games/%d?ply=3", done.ID)}
+		"/rules/trench", "/rules/trenches", "/rules/cards", "/leaderboard/trench", "/players", "/tournaments"}
+	pages = append(pages, gamePagesOfEveryKind(t, s)...)
 	for _, lang := range []string{"fr", "pt", "es", "de"} {
 		for _, c := range []*client{a, b} {
 			c.AcceptLanguage = lang
@@ -76,5 +68,24 @@ func TestNoEnglishLeftOnAnyPage(t *testing.T) {
 				t.Errorf("%s %s: English left:\n  %s", lang, p, strings.Join(left, "\n  "))
 			}
 		}
+	}
+}
+
+// gamePagesOfEveryKind starts, between alice and bob, a rated game of each
+// kind and plays a few moves in it, and finishes a TRENCH game; it returns
+// the pages of the three games being played, of the finished one and of
+// its review.
+func gamePagesOfEveryKind(t *testing.T, s *server) []string {
+	t.Helper()
+	trench := startRated(t, s, "alice", "bob", "trench", "single")
+	playRandom(t, s, trench, 6)
+	trenches := startRated(t, s, "alice", "bob", "trenches", "standard")
+	playRandom(t, s, trenches, 4)
+	card := startRated(t, s, "alice", "bob", "cards", cards.VariantShort)
+	playRandom(t, s, card, 3)
+	done := finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 8)
+	return []string{
+		fmt.Sprintf("/games/%d", trench), fmt.Sprintf("/games/%d", trenches), fmt.Sprintf("/games/%d", card),
+		fmt.Sprintf("/games/%d", done.ID), fmt.Sprintf("/games/%d?ply=3", done.ID),
 	}
 }
