@@ -66,6 +66,9 @@ type benchConfig struct {
 	// LoadProcs is the GOMAXPROCS of the bench's own process while the
 	// load runs, when the server runs in another process (0: unchanged).
 	LoadProcs int
+	// Live: the clients hold the pages' event streams, as browsers with
+	// JavaScript do; otherwise the waiting tab polls (loadConfig.Live).
+	Live bool
 }
 
 // benchResult is what a bench run measured.
@@ -114,6 +117,7 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
 	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at the hard level (0: skip)")
 	fs.IntVar(&cfg.LoadProcs, "load-procs", 1, "with the server in another process: processors the load's clients may use at once (GOMAXPROCS of this process; 0: all), to leave the others to the server")
+	fs.BoolVar(&cfg.Live, "live", true, "the clients behave as browsers with JavaScript: each tab holds its page's event stream and the waiting player learns of a move from the update pushed to it (false: the waiting tab polls, as a page whose stream is down)")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -235,7 +239,7 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 
 	setupStart := time.Now()
 	ld, err := newLoad(ctx, loadConfig{BaseURL: base, Users: cfg.Users, Games: cfg.Games, Clients: cfg.Clients,
-		Game: cfg.Game, Prefix: "b" + randomTag(), FullEvery: 25})
+		Game: cfg.Game, Prefix: "b" + randomTag(), FullEvery: 25, Live: cfg.Live})
 	if err != nil {
 		return nil, err
 	}
@@ -310,6 +314,10 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		percentile(lat, 50), percentile(lat, 95), percentile(lat, 99), percentile(lat, 100), from)
 	say("  requests          %d (%.2f per move: %d live polls, %d full page loads, %d selection clicks, %d move POSTs)",
 		st.Requests, float64(st.Requests)/math.Max(1, float64(st.Moves)), st.Polls, st.FullPages, st.Selections, st.Moves)
+	if cfg.Live {
+		say("  pushed updates    %d (%.2f per move, mean %.0f bytes): the tabs' event streams, the waiting player's page taking the move from them",
+			st.Pushes, float64(st.Pushes)/math.Max(1, float64(st.Moves)), float64(st.PushBytes)/math.Max(1, float64(st.Pushes)))
+	}
 	say("  move answer       mean %.0f bytes  p50 %.0f  max %.0f (the fragment, uncompressed)",
 		mean(st.FragmentBytes), percentile(st.FragmentBytes, 50), percentile(st.FragmentBytes, 100))
 	say("  selection answer  mean %.0f bytes", mean(st.SelectionBytes))
@@ -664,6 +672,10 @@ type loadConfig struct {
 	Game      string // "trench", "trenches" or "mix"
 	Prefix    string // account names are Prefix-N
 	FullEvery int    // every n-th move of a game is preceded by a full page load (0: never)
+	// Live: the tabs hold the pages' event streams and the waiting
+	// player's tab takes the opponent's move from the pushed update, as a
+	// browser with JavaScript does (see bench_live.go); otherwise it polls.
+	Live bool
 	// OnAck is called for every move the server acknowledged (a 2xx answer
 	// to its POST): the game, the ply it made, the move as submitted.
 	OnAck func(gameID int64, ply int, move string)
@@ -682,6 +694,8 @@ type loadStats struct {
 	Moves          int
 	Requests       int
 	Polls          int
+	Pushes         int // updates the tabs' event streams received (--live)
+	PushBytes      int // … their data, in bytes
 	FullPages      int
 	Selections     int
 	Finished       int
@@ -698,6 +712,8 @@ func (s *loadStats) add(o loadStats) {
 	s.Moves += o.Moves
 	s.Requests += o.Requests
 	s.Polls += o.Polls
+	s.Pushes += o.Pushes
+	s.PushBytes += o.PushBytes
 	s.FullPages += o.FullPages
 	s.Selections += o.Selections
 	s.Finished += o.Finished
@@ -947,8 +963,10 @@ type game struct {
 	kind    [2]string // game, variant
 	players [2]*user  // creator, opponent (not sides)
 	tabs    [2]*gamePage
-	waiting int // the player who polls for the other's move
-	moves   int // moves played in this game by this client
+	streams [2]*tabStream // the tabs' event streams (with Live), nil when not open
+	live    [2]string     // the tabs' stream addresses, from their last full page
+	waiting int           // the player who polls for the other's move
+	moves   int           // moves played in this game by this client
 	// computer: players[0] plays the computer (players[1] and tabs[1]
 	// are nil).
 	computer bool
@@ -966,6 +984,10 @@ type client struct {
 	next  int
 	st    loadStats
 	buf   []byte // the last answer's body (see send)
+	// live: the requests being sent come from a page whose event stream
+	// is open (X-Trench-Live) named tab (X-Trench-Tab).
+	live bool
+	tab  string
 }
 
 const password = "bench-password"
@@ -1038,6 +1060,12 @@ func (c *client) send(ctx context.Context, u *user, method, path, form string, i
 		}
 		for k, v := range act.headers {
 			req.Header.Set(k, v)
+		}
+		if c.live {
+			req.Header["X-Trench-Live"] = []string{"1"}
+			if c.tab != "" {
+				req.Header["X-Trench-Tab"] = []string{c.tab}
+			}
 		}
 	}
 	c.st.Requests++
@@ -1192,6 +1220,7 @@ func (c *client) newGame(ctx context.Context, g *game) error {
 // open loads g's page in both players' tabs with a plain GET (a page
 // already loaded may be given).
 func (c *client) open(ctx context.Context, g *game, have map[*user]page) error {
+	c.closeStreams(g) // a page loaded afresh opens a stream of its own
 	for i, u := range g.players {
 		p, ok := have[u]
 		if !ok {
@@ -1208,6 +1237,7 @@ func (c *client) open(ctx context.Context, g *game, have map[*user]page) error {
 		if g.tabs[i] = c.readGame(p.body); !g.tabs[i].found {
 			return fmt.Errorf("GET %s: no #game on the page", g.url())
 		}
+		g.live[i] = g.tabs[i].live
 	}
 	g.waiting = 1
 	if g.tabs[1].yourTurn {
@@ -1258,6 +1288,9 @@ func (c *client) run(ctx context.Context, lim runLimits, deadline time.Time) loa
 			break
 		}
 	}
+	for _, g := range c.games {
+		c.closeStreams(g)
+	}
 	return c.st
 }
 
@@ -1275,9 +1308,17 @@ func (c *client) pick(lim runLimits) *game {
 }
 
 // play makes one move in g: the player to move learns of the opponent's
-// move (the live poll, or now and then a reload), clicks a unit, clicks
-// on until a move button shows, and submits the board.
+// move (the update pushed to the page, or without Live the live poll; now
+// and then a reload), clicks a unit, clicks on until a move button shows,
+// and submits the board.
 func (c *client) play(ctx context.Context, g *game) error {
+	if c.l.cfg.Live {
+		if err := c.ensureStreams(ctx, g); err != nil {
+			return err
+		}
+		c.live = true
+		defer func() { c.live = false }()
+	}
 	mover := -1
 	for i, t := range g.tabs {
 		if t.yourTurn && !t.finished {
@@ -1297,6 +1338,24 @@ func (c *client) play(ctx context.Context, g *game) error {
 			c.st.FullPages++
 			c.st.PageBytes = append(c.st.PageBytes, len(p.body))
 			g.tabs[w] = c.readGame(p.body)
+			if c.l.cfg.Live {
+				// The page reloaded opens a stream of its own.
+				g.live[w] = g.tabs[w].live
+				if s := g.streams[w]; s != nil {
+					c.countPushes(s)
+					s.close()
+					g.streams[w] = nil
+				}
+				if err := c.ensureStreams(ctx, g); err != nil {
+					return err
+				}
+			}
+		} else if c.l.cfg.Live {
+			pg, err := c.awaitPush(ctx, g, w, max(g.tabs[0].ply, g.tabs[1].ply))
+			if err != nil {
+				return err
+			}
+			g.tabs[w] = pg
 		} else {
 			poll := g.tabs[w].poll
 			if poll == nil {
@@ -1322,6 +1381,10 @@ func (c *client) play(ctx context.Context, g *game) error {
 			return fmt.Errorf("neither player of game %d may move", g.id)
 		}
 		mover = w
+	}
+	if c.live {
+		c.tab = tabOf(g.live[mover])
+		defer func() { c.tab = "" }()
 	}
 	return c.clickMove(ctx, g, mover)
 }
@@ -1455,6 +1518,7 @@ type gamePage struct {
 	yourTurn bool
 	finished bool
 	nextGame string
+	live     string // the page's event stream (sse-connect), "" in a fragment
 	poll     *action
 	units    []action    // the board's clickable cells
 	targets  []action    // … of them, the ones marked as the selection's targets

@@ -380,6 +380,7 @@ const (
 	kHxHeaders
 	kDataClick
 	kDataPly
+	kSSEConnect
 	numKnown
 )
 
@@ -434,6 +435,10 @@ func classifyKey(key []byte) knownAttr {
 			return kHxHeaders
 		case eqLower(key, "data-click"):
 			return kDataClick
+		}
+	case 11:
+		if eqLower(key, "sse-connect") {
+			return kSSEConnect
 		}
 	}
 	return -1
@@ -795,6 +800,9 @@ func parseGame(body []byte) *gamePage {
 			frame = found
 		}
 		in := &frames[frame]
+		if v, ok := z.get(kSSEConnect); ok && pg.live == "" {
+			pg.live = attrValue(v)
+		}
 		inBoard := boardDepth >= 0
 		opens := kind == tagStart && !voidElement(z.name())
 		if id, ok := z.get(kID); ok {
