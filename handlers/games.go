@@ -473,6 +473,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	}
 	if review < 0 {
 		p.LiveURL = gameURL + "/events?v=" + url.QueryEscape(version(g))
+		if !isHTMX(c) {
+			p.LiveTab = newTab()
+			p.LiveURL += "&tab=" + p.LiveTab
+		}
 	}
 	// The messages and the rematch offer: on a full page, and with the
 	// answer to a message (alone or with a move); otherwise the panel's
@@ -986,6 +990,18 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 	if err != nil {
 		return err
 	}
+	// The page that sent the request gets the change in the answer: its
+	// stream is not sent it as well.
+	shown := ""
+	sub := h.hub.hold(c, id)
+	defer func() { h.hub.release(sub, shown) }()
+	answer := func(status int, s gameScreen, msg string) error {
+		if err := h.respond(c, status, s, msg); err != nil {
+			return err
+		}
+		shown = version(s.game)
+		return nil
+	}
 	ply, err := formPly(c)
 	if err == nil {
 		err = do(c.Request().Context(), id, currentViewer(c).ID, ply)
@@ -999,7 +1015,7 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		if lerr != nil {
 			return lerr
 		}
-		return h.respond(c, status, s, msg)
+		return answer(status, s, msg)
 	}
 	gameURL := fmt.Sprintf("/games/%d", id)
 	if !isHTMX(c) {
@@ -1018,7 +1034,7 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 	// The move changed whose turn it is: the answer updates the count.
 	c.Set("badge", true)
 	c.Response().Header().Set("HX-Push-Url", gameURL)
-	return h.respond(c, http.StatusOK, s, "")
+	return answer(http.StatusOK, s, "")
 }
 
 // wakeFor wakes the computer players when one of them plays g: a change

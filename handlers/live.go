@@ -3,6 +3,8 @@ package handlers
 import (
 	"bytes"
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -90,13 +92,24 @@ type liveSub struct {
 	out    chan liveEvent
 	kicked chan struct{} // closed when it fell behind
 	once   sync.Once
-	// What a game page shows (version and SocialVersion), and for any
-	// page whether it must be sent the current state at once (a
-	// reconnection); changed by the hub's dispatcher only once the stream
-	// is registered.
+	// What a game page shows (version and SocialVersion; under vmu once
+	// the stream is registered: the dispatcher and a released hold set
+	// them), and for any page whether it must be sent the current state
+	// at once (a reconnection; changed by the hub's dispatcher only once
+	// the stream is registered).
+	vmu            sync.Mutex
 	gameV, socialV string
 	catchUp        bool
 	ended          bool // the game is over and the page was told
+	// tab names a game page's stream (?tab=, see newTab); the page's
+	// requests carry it (views.TabHeader). While a request of that page
+	// changes the game, the stream is held (held > 0, under the hub's mu):
+	// the answer brings the page up to date, so the change is not pushed
+	// to it as well; a change it was held from is sent when it is
+	// released, if the answer did not show it (missed).
+	tab    string
+	held   int
+	missed bool
 }
 
 func (s *liveSub) kick() { s.once.Do(func() { close(s.kicked) }) }
@@ -226,7 +239,8 @@ func (h *liveHub) subscribers(t liveTopic) []*liveSub {
 
 // dispatch brings the streams subs (nil: all of t's) up to date with t.
 // After a commit (all true), a game's change goes to its players'
-// dashboards too.
+// dashboards too. A held stream is left to the answer of its page's
+// request (see hold).
 func (h *liveHub) dispatch(ctx context.Context, t liveTopic, subs []*liveSub, all bool) {
 	if h.render == nil {
 		return
@@ -241,6 +255,9 @@ func (h *liveHub) dispatch(ctx context.Context, t liveTopic, subs []*liveSub, al
 	}
 	if subs == nil {
 		subs = h.subscribers(t)
+	}
+	if t.kind == liveGame {
+		subs = h.notHeld(subs)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -264,6 +281,97 @@ func (h *liveHub) dispatch(ctx context.Context, t liveTopic, subs []*liveSub, al
 	if err != nil && ctx.Err() == nil && db.KindOf(err) != db.KindNotFound {
 		h.log.Error("live update", "kind", t.kind, "id", t.id, "err", err)
 	}
+}
+
+// notHeld returns the streams of subs that are not held, and marks the
+// others as having missed a change.
+func (h *liveHub) notHeld(subs []*liveSub) []*liveSub {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := subs[:0:0]
+	for _, s := range subs {
+		if s.held > 0 {
+			s.missed = true
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// hold finds the stream of the page that sent c's request (its
+// views.TabHeader, a stream of game id opened by the same account) and
+// holds it while the request changes the game: the change's update is
+// not pushed to it. The caller must release it (nil: no such stream).
+func (h *liveHub) hold(c echo.Context, id int64) *liveSub {
+	if h == nil {
+		return nil
+	}
+	tab := c.Request().Header.Get(views.TabHeader)
+	uid := currentViewer(c).ID
+	if !validTab(tab) || uid == 0 {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.topics[liveTopic{liveGame, id}] {
+		if s.tab == tab && s.viewer.ID == uid {
+			s.held++
+			return s
+		}
+	}
+	return nil
+}
+
+// release ends a hold: shown is the version of the game (see version)
+// the request's answer showed the page, "" when it showed none. A change
+// the stream missed while held and the answer did not show is then sent
+// to it.
+func (h *liveHub) release(s *liveSub, shown string) {
+	if s == nil {
+		return
+	}
+	if shown != "" {
+		s.vmu.Lock()
+		s.gameV = shown
+		s.vmu.Unlock()
+	}
+	h.mu.Lock()
+	s.held--
+	catchUp := s.held == 0 && s.missed
+	if catchUp {
+		s.missed = false
+	}
+	h.mu.Unlock()
+	if catchUp {
+		h.pendMu.Lock()
+		h.joined = append(h.joined, s)
+		h.pendMu.Unlock()
+		h.signal()
+	}
+}
+
+// newTab returns a fresh name for a game page's stream: 16 lowercase
+// hexadecimal digits (one word, that reads as nothing else on the page).
+func newTab() string {
+	var b [8]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// validTab reports whether tab may name a stream: 1 to 32 letters,
+// digits, '-' or '_'.
+func validTab(tab string) bool {
+	if tab == "" || len(tab) > 32 {
+		return false
+	}
+	for i := 0; i < len(tab); i++ {
+		c := tab[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // errLiveClosed refuses a stream once the server is shutting down.
@@ -458,6 +566,9 @@ func (h *liveHub) gameEvents(c echo.Context) error {
 		return err
 	}
 	s := &liveSub{topic: liveTopic{liveGame, id}, gameV: c.QueryParam("v"), socialV: c.QueryParam("s")}
+	if tab := c.QueryParam("tab"); validTab(tab) {
+		s.tab = tab
+	}
 	if last := c.Request().Header.Get("Last-Event-ID"); last != "" {
 		s.gameV, s.socialV, _ = strings.Cut(last, "~")
 	}
@@ -575,8 +686,10 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 	groups := map[string]*group{}
 	for _, sub := range subs {
 		player := g.SideOf(sub.viewer.ID).Valid()
+		sub.vmu.Lock()
 		newGame := sub.gameV != gv
 		newSocial := player && sub.socialV != sv
+		sub.vmu.Unlock()
 		if !newGame && !newSocial {
 			if g.Finished() && !sub.ended {
 				sub.ended = true
@@ -623,7 +736,9 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 			}
 			ev = *gr.social
 		}
+		sub.vmu.Lock()
 		sub.gameV, sub.socialV = gv, sv
+		sub.vmu.Unlock()
 		sub.send(ev)
 		if g.Finished() && !sub.ended {
 			sub.ended = true

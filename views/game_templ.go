@@ -50,7 +50,7 @@ func GameView(g GamePage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, liveAttrs(g.LiveURL))
+			templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, gameLiveAttrs(g.LiveURL, g.LiveTab))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -219,6 +219,11 @@ const PlyHeader = "X-Trench-Ply"
 // whose event stream is open (see static/live.js).
 const LiveHeader = "X-Trench-Live"
 
+// TabHeader is the request header in which every htmx request from a game
+// page names the page's event stream (GamePage.LiveTab), so that a change
+// the request makes is not pushed to the page that gets it in the answer.
+const TabHeader = "X-Trench-Tab"
+
 func plyHeader(ply int) string {
 	return `{"` + PlyHeader + `":"` + strconv.Itoa(ply) + `"}`
 }
@@ -351,6 +356,9 @@ type GamePage struct {
 	PollURL         string // "" when there is nothing to wait for
 	// LiveURL is the page's event stream (pushed updates); "" for none.
 	LiveURL string
+	// LiveTab names the stream (?tab= of LiveURL), for the page's requests
+	// (TabHeader); "" for none.
+	LiveTab string
 	// Seq numbers the game's changes since the server started (larger is
 	// newer, whatever the ply); the swapped pieces carry it.
 	Seq              uint64
@@ -504,6 +512,16 @@ type Review struct {
 // liveAttrs are the attributes of the element that holds a page's event
 // stream (htmx's SSE extension; an "end" event closes it): none without
 // url.
+// gameLiveAttrs are liveAttrs of a game page's stream, with the header
+// that names it on every request from the page.
+func gameLiveAttrs(url, tab string) templ.Attributes {
+	a := liveAttrs(url)
+	if url != "" && tab != "" {
+		a["hx-headers"] = `{"` + TabHeader + `":"` + tab + `"}`
+	}
+	return a
+}
+
 func liveAttrs(url string) templ.Attributes {
 	if url == "" {
 		return templ.Attributes{}

@@ -1,0 +1,113 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/trench-games/trench/views"
+)
+
+// tabOf is the name of the stream of a game page (its views.TabHeader),
+// checked against the ?tab= of the stream's address.
+func tabOf(t *testing.T, doc *goquery.Document) string {
+	t.Helper()
+	raw, _ := doc.Find("[sse-connect]").Attr("hx-headers")
+	var tab string
+	if _, after, ok := strings.Cut(raw, `"`+views.TabHeader+`":"`); ok {
+		tab, _, _ = strings.Cut(after, `"`)
+	}
+	u, err := url.Parse(liveURL(t, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab == "" || u.Query().Get("tab") != tab {
+		t.Fatalf("the page's requests name stream %q (hx-headers %q), its stream is %q", tab, raw, u)
+	}
+	return tab
+}
+
+// liveMove plays a move as c from the game page c shows, through its
+// board form with JavaScript on: the form's request names the page's
+// stream (tab) and says the stream is open, as the page's script does.
+func liveMove(t *testing.T, c *client, id int64, tab string) {
+	t.Helper()
+	for step := 0; step < 8; step++ {
+		if buttons := c.Last.Find(`#board button[name="move"]`); buttons.Length() > 0 && step > 0 {
+			move, _ := buttons.First().Attr("value")
+			req, htmx := c.formRequest(c.Last.Find("#board"), url.Values{"move": {move}})
+			req.Header.Set(views.TabHeader, tab)
+			req.Header.Set(views.LiveHeader, "1")
+			c.do(req, htmx)
+			c.wantStatus(http.StatusOK)
+			return
+		}
+		links := c.Last.Find(`#board a[data-click]`)
+		if step > 0 && c.Last.Find(`#board a[data-click].target`).Length() > 0 {
+			links = c.Last.Find(`#board a[data-click].target`)
+		}
+		if links.Length() == 0 {
+			t.Fatalf("%s: nothing to click in game %d", c.Name, id)
+		}
+		c.Click(links.First())
+		c.wantStatus(http.StatusOK)
+	}
+	t.Fatalf("%s: no move after eight clicks", c.Name)
+}
+
+// TestLiveMoveNotPushedToItsOwnPage: the page that makes a move gets it
+// in the answer, and its stream is not sent it again; the player's other
+// page, the opponent's page and, once the opponent answers, the mover's
+// page get their updates as before. A request naming another player's
+// page does not keep that page's update from it.
+func TestLiveMoveNotPushedToItsOwnPage(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	a.HTMX, b.HTMX = true, true
+	id := challenge(t, a, b, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", id)
+
+	a.HTMX = false
+	a.Get(page)
+	other := openStream(t, a, liveURL(t, a.Last), "")
+	otherTab := tabOf(t, a.Last)
+	a.Get(page)
+	tab := tabOf(t, a.Last)
+	if tab == otherTab {
+		t.Fatalf("two pages of the game share the stream name %q", tab)
+	}
+	mine := openStream(t, a, liveURL(t, a.Last), "")
+	a.HTMX = true
+	b.Get(page)
+	theirs := openStream(t, b, liveURL(t, b.Last), "")
+	tabOf(t, b.Last)
+	time.Sleep(100 * time.Millisecond) // the streams are registered
+
+	liveMove(t, a, id, tab)
+	if ply, _ := a.Last.Find("#game").Attr("data-ply"); ply != "1" || a.Last.Find("#moves li").Length() != 1 {
+		t.Fatalf("the answer to the move shows ply %q and %d moves in the list, want 1 and 1", ply, a.Last.Find("#moves li").Length())
+	}
+	for who, st := range map[string]*stream{"bob's page": theirs, "alice's other page": other} {
+		if ply, _ := st.next("update", 5*time.Second).doc(t).Find("#game").Attr("data-ply"); ply != "1" {
+			t.Fatalf("%s got an update of ply %q, want 1", who, ply)
+		}
+	}
+	mine.none(500 * time.Millisecond)
+
+	// Bob answers from his page, naming alice's page instead of his own:
+	// alice's page gets his move all the same.
+	b.Get(page)
+	liveMove(t, b, id, tab)
+	if ply, _ := mine.next("update", 5*time.Second).doc(t).Find("#game").Attr("data-ply"); ply != "2" {
+		t.Fatalf("alice's page got an update of ply %q after bob's move, want 2", ply)
+	}
+	// His own page was not named: it gets the update too.
+	if ply, _ := theirs.next("update", 5*time.Second).doc(t).Find("#game").Attr("data-ply"); ply != "2" {
+		t.Fatalf("bob's page got an update of ply %q after his move, want 2", ply)
+	}
+}
