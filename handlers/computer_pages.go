@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -112,6 +113,7 @@ func (h *gameHandler) computerPage(c echo.Context, s gameScreen, p *views.GamePa
 		expect[i] = ap.Expect
 	}
 	mistake := mistakes(expect, s.moves)
+	p.Log = slices.Clone(p.Log) // the lines may be shared (see logCache)
 	for i := range p.Log {
 		if k := p.Log[i].Ply; k < len(mistake) {
 			p.Log[i].Mistake = mistake[k]

@@ -32,6 +32,7 @@ type gameHandler struct {
 	hub       *liveHub // numbers the game's changes (see liveHub.seq)
 	moves     movesCache
 	replay    replayCache
+	logs      logCache
 	states    fifoCache[positionKey, rules.State] // decoded states, see decode
 }
 
@@ -281,7 +282,12 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			from, wholeLog = 0, true
 		}
 	}
-	log, err := moveLog(ctx, &h.replay, eng, g, s.moves, from, seer)
+	var log []views.LogLine
+	if from == 0 {
+		log, err = h.logs.whole(ctx, &h.replay, eng, g, s.moves, seer)
+	} else {
+		log, err = moveLog(ctx, &h.replay, eng, g, s.moves, from, seer)
+	}
 	if err != nil {
 		return views.GamePage{}, err
 	}
@@ -655,6 +661,60 @@ func moveLog(ctx context.Context, replay *replayCache, eng rules.Engine, g db.Ga
 	}
 	replay.keep(g, moves[:len(moves)-1], cur)
 	return log, nil
+}
+
+// maxLoggedGames bounds the move lists logCache keeps (one per game,
+// viewer's side and language).
+const maxLoggedGames = 1024
+
+// logCache keeps the whole move lists last made, each for one game, one
+// side's view (a move may read differently to each side) and one
+// language: a page whose event stream is open gets the whole list with
+// every answer and update, and describing every move again each time
+// costs more than the rest of the page. A kept list is used only for a
+// game whose first moves are still those it was made from (a takeback
+// changes them), and is extended by the moves played since. Lines kept
+// are shared: their readers must not change them. The zero value is
+// ready to use.
+type logCache struct {
+	kept fifoCache[logKey, loggedMoves]
+}
+
+type logKey struct {
+	game int64
+	seer rules.Side
+	lang string
+}
+
+// loggedMoves is a game's move list as made from its first moves.
+type loggedMoves struct {
+	moves []string // the moves, as played
+	lines []views.LogLine
+}
+
+// whole returns all of moveLog's lines of g (from its first move),
+// shared with other readers.
+func (l *logCache) whole(ctx context.Context, replay *replayCache, eng rules.Engine, g db.Game, moves []db.Move, seer rules.Side) ([]views.LogLine, error) {
+	k := logKey{g.ID, seer, views.Lang(ctx)}
+	kept, ok := l.kept.get(k)
+	if !ok || len(kept.moves) > len(moves) || !playedFirst(moves, kept.moves) {
+		kept = loggedMoves{}
+	}
+	n := len(kept.lines)
+	if n == len(moves) {
+		return kept.lines, nil
+	}
+	more, err := moveLog(ctx, replay, eng, g, moves, n, seer)
+	if err != nil {
+		return nil, err
+	}
+	next := loggedMoves{moves: slices.Clip(kept.moves), lines: append(slices.Clip(kept.lines), more...)}
+	for _, m := range moves[n:] {
+		next.moves = append(next.moves, m.Move)
+	}
+	next.lines = slices.Clip(next.lines)
+	l.kept.put(k, next, maxLoggedGames)
+	return next.lines, nil
 }
 
 // maxReplayedGames bounds the games whose replay point replayCache keeps.

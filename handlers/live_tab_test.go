@@ -1,15 +1,18 @@
 package handlers_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/views"
 )
 
@@ -110,4 +113,108 @@ func TestLiveMoveNotPushedToItsOwnPage(t *testing.T) {
 	if ply, _ := theirs.next("update", 5*time.Second).doc(t).Find("#game").Attr("data-ply"); ply != "2" {
 		t.Fatalf("bob's page got an update of ply %q after his move, want 2", ply)
 	}
+}
+
+// TestWholeMoveListAfterTakeback: a page whose stream is open gets the
+// whole move list with each answer; after a takeback and a different
+// move in its place, and after a takeback alone, the list is the game's
+// new one, each move described in the position it was made in.
+func TestWholeMoveListAfterTakeback(t *testing.T) {
+	s := startServer(t, "", nil)
+	alice, bob := signedUpPair(t, s)
+	id := challenge(t, alice, bob, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", id)
+	ctx := context.Background()
+	// want is the list as described afresh from the stored moves.
+	want := func() []string {
+		t.Helper()
+		g, err := s.DB.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, err := s.DB.Moves(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := g.Engine()
+		st, err := e.Decode(g.Variant, g.StartState)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range moves {
+			out = append(out, st.Describe(m.Move, 0))
+			if st, err = st.Apply(m.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	// live is alice's list as an htmx request of her open page gets it.
+	live := func() []string {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, alice.abs(page), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set(views.LiveHeader, "1")
+		req.Header.Set(views.PlyHeader, "1")
+		alice.HTMX = true
+		defer func() { alice.HTMX = false }()
+		alice.do(req, true)
+		alice.wantStatus(http.StatusOK)
+		var out []string
+		alice.Last.Find("#moves li a").Each(func(_ int, a *goquery.Selection) { out = append(out, a.Text()) })
+		return out
+	}
+	check := func(when string) {
+		t.Helper()
+		got, w := live(), want()
+		if !slices.Equal(got, w) || len(w) == 0 {
+			t.Fatalf("%s: the list is %q, want %q", when, got, w)
+		}
+	}
+	for range 3 {
+		playFirstLegal(t, s, id)
+		check(fmt.Sprintf("at ply %d", len(want())))
+	}
+	// The player who made the last move takes it back, with bob's consent.
+	g, err := s.DB.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mover, other := alice, bob
+	if g.ToMove == 0 {
+		mover, other = bob, alice
+	}
+	mover.Get(page)
+	mover.Submit(mover.Last.Find("#takeback-ask-form"), nil)
+	mover.wantStatus(http.StatusOK)
+	other.Get(page)
+	other.Submit(other.Last.Find("#takeback-accept-form"), nil)
+	other.wantStatus(http.StatusOK)
+	if g, _ := s.DB.Game(ctx, id); g.Ply != 2 {
+		t.Fatalf("ply %d after the takeback, want 2", g.Ply)
+	}
+	// Another move in its place, before alice's page asks again: her list
+	// has as many moves as before, the last one different.
+	g, _ = s.DB.Game(ctx, id)
+	st, err := g.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal := st.Legal(g.ToMove)
+	if _, err := s.DB.PlayMove(ctx, db.Play{GameID: id, UserID: g.Side[g.ToMove].ID, Ply: g.Ply, Move: legal[len(legal)-1], TakenBack: &g.TakenBack}, s.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	check("after another move in its place")
+	// A takeback alone (the same player's new move): the list is one
+	// move shorter.
+	mover.Get(page)
+	mover.Submit(mover.Last.Find("#takeback-ask-form"), nil)
+	mover.wantStatus(http.StatusOK)
+	other.Get(page)
+	other.Submit(other.Last.Find("#takeback-accept-form"), nil)
+	other.wantStatus(http.StatusOK)
+	check("after a takeback alone")
 }
