@@ -106,3 +106,50 @@ func TestBrowserLiveUpdates(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserMoveListStaysWhole: with the page's stream open, the move
+// list is extended with the moves after the ply the page showed; a move
+// brought twice (an answer and an update may cross) is listed once, and
+// when the list lacks moves before the ones brought, the page fetches
+// them: the list always reads 1, 2, 3 … with no move twice and none
+// missing.
+func TestBrowserMoveListStaysWhole(t *testing.T) {
+	needChromium(t)
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	_, id := browserGame(t, s, b)
+	b.waitUntil(10*time.Second, "the page's event stream opens", `document.documentElement.classList.contains('live')`)
+	plies := func() string {
+		t.Helper()
+		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](
+			`Array.from(document.querySelectorAll('#moves li')).map(li => li.dataset.ply).join(",")`))
+		if err != nil {
+			t.Fatalf("read the move list: %v", err)
+		}
+		return got
+	}
+	for ply := 1; ply <= 2; ply++ {
+		playFirstLegal(t, s, id)
+		b.waitUntil(5*time.Second, fmt.Sprintf("ply %d shows", ply), fmt.Sprintf(`document.querySelector('#game').dataset.ply === "%d"`, ply))
+	}
+	if got := plies(); got != "1,2" {
+		t.Fatalf("after two moves the list has the moves of plies %s", got)
+	}
+
+	// The same moves again, as an answer that crossed an update brings
+	// them: nothing is added.
+	b.do("bring moves 1 and 2 again", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const g = document.querySelector('#game');
+		htmx.swap('#moves', '<ol id="moves" data-game="%d" data-seq="' + g.dataset.seq + '" hx-swap-oob="beforeend">' +
+			'<li value="1" data-ply="1">again</li><li value="2" data-ply="2">again</li></ol>', {swapStyle: 'none'});
+	})()`, id)))
+	if got := plies(); got != "1,2" || strings.Contains(b.text("#moves"), "again") {
+		t.Fatalf("moves brought twice: the list has plies %s and reads %q", got, b.text("#moves"))
+	}
+
+	// The page lost its last move (as when an answer never arrived); the
+	// next update brings only ply 3: the page fetches ply 2 as well.
+	b.do("drop the list's last move", chromedp.Evaluate[chromedp.Void](`document.querySelector('#moves li:last-child').remove()`))
+	playFirstLegal(t, s, id)
+	b.waitUntil(5*time.Second, "the list has every move", `Array.from(document.querySelectorAll('#moves li')).map(li => li.dataset.ply).join(",") === "1,2,3"`)
+}

@@ -270,10 +270,17 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 
 	// The move list: all of it for a full page or in review mode; for
 	// htmx only the moves after the ply the page shows (appended out of
-	// band). A page past the game's ply shows moves taken back since, and
-	// a page receiving pushed updates may show moves the request did not
-	// know of: they get the whole list, replacing their own.
-	from, wholeLog := 0, c.Request().Header.Get(views.LiveHeader) == "1"
+	// band; static/live.js leaves out a move the page has already, as when
+	// an answer and a pushed update cross). A page past the game's ply
+	// shows moves taken back since, and a finished game with hidden
+	// information now reads in full: they get the whole list, replacing
+	// their own, as does a pushed update to a page whose ply is not known
+	// ("wholeLog" set, see liveRenderer.game).
+	wholeLog, _ := c.Get("wholeLog").(bool)
+	if g.Finished() && rules.HidesInformation(eng) {
+		wholeLog = true
+	}
+	from := 0
 	if isHTMX(c) && review < 0 && !wholeLog {
 		from = g.Ply
 		if n, err := strconv.Atoi(c.Request().Header.Get(views.PlyHeader)); err == nil && n >= 0 && n < g.Ply {

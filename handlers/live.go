@@ -610,13 +610,18 @@ type liveRenderer struct {
 }
 
 // context is a request of viewer v for path, as htmx would send it from
-// a page showing ply 0 (so that the move list comes whole), with csrfMark
-// for the CSRF token.
-func (r *liveRenderer) context(ctx context.Context, path string, id int64, v viewer) echo.Context {
+// a game page showing ply (its views.PlyHeader: the move list then comes
+// from the next move on; "" for a page whose ply is not known, which gets
+// the whole list), with csrfMark for the CSRF token.
+func (r *liveRenderer) context(ctx context.Context, path string, id int64, v viewer, ply string) echo.Context {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
 	req.Header.Set("HX-Request", "true")
-	req.Header.Set(views.PlyHeader, "0")
 	c := r.e.NewContext(req, discard{header: http.Header{}})
+	if ply != "" {
+		req.Header.Set(views.PlyHeader, ply)
+	} else {
+		c.Set("wholeLog", true)
+	}
 	if v.ID != 0 {
 		uid := v.ID
 		v.turns = sync.OnceValues(func() (int, error) { return r.db.TurnCount(ctx, uid) })
@@ -687,7 +692,8 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 	for _, sub := range subs {
 		player := g.SideOf(sub.viewer.ID).Valid()
 		sub.vmu.Lock()
-		newGame := sub.gameV != gv
+		shown := sub.gameV
+		newGame := shown != gv
 		newSocial := player && sub.socialV != sv
 		sub.vmu.Unlock()
 		if !newGame && !newSocial {
@@ -697,7 +703,9 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 			}
 			continue
 		}
-		key := viewerKey(sub.viewer) + "/" + sub.lang
+		// The page gets the moves after the ply it shows.
+		ply := shownPly(shown)
+		key := viewerKey(sub.viewer) + "/" + sub.lang + "/" + ply
 		gr := groups[key]
 		if gr == nil {
 			gr = &group{}
@@ -705,7 +713,7 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 		}
 		lctx := views.WithLang(ctx, sub.lang)
 		if gr.page == nil {
-			c := r.context(lctx, fmt.Sprintf("/games/%d", id), id, sub.viewer)
+			c := r.context(lctx, fmt.Sprintf("/games/%d", id), id, sub.viewer, ply)
 			p, err := r.games.page(c, s, "")
 			if err != nil {
 				return players, err
@@ -748,6 +756,16 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 	return players, nil
 }
 
+// shownPly is the ply of a game's version (see version), "" when v is
+// not one.
+func shownPly(v string) string {
+	ply, _, _ := strings.Cut(v, ".")
+	if n, err := strconv.Atoi(ply); err != nil || n < 0 {
+		return ""
+	}
+	return ply
+}
+
 // dashboard sends player uid's dashboard to subs: after a commit (all),
 // or to a reconnecting stream.
 func (r *liveRenderer) dashboard(ctx context.Context, uid int64, subs []*liveSub, all bool) error {
@@ -760,7 +778,7 @@ func (r *liveRenderer) dashboard(ctx context.Context, uid int64, subs []*liveSub
 		ev, ok := evs[sub.lang]
 		if !ok {
 			lctx := views.WithLang(ctx, sub.lang)
-			c := r.context(lctx, "/", uid, sub.viewer)
+			c := r.context(lctx, "/", uid, sub.viewer, "")
 			d, err := r.pages.dashboard(c)
 			if err != nil {
 				return err
@@ -792,7 +810,7 @@ func (r *liveRenderer) tournament(ctx context.Context, id int64, subs []*liveSub
 		ev, ok := evs[k]
 		if !ok {
 			lctx := views.WithLang(ctx, sub.lang)
-			c := r.context(lctx, fmt.Sprintf("/tournaments/%d", id), id, sub.viewer)
+			c := r.context(lctx, fmt.Sprintf("/tournaments/%d", id), id, sub.viewer, "")
 			p, err := r.tournaments.page(c, id)
 			if err != nil {
 				return err

@@ -37,7 +37,8 @@ func tabOf(t *testing.T, doc *goquery.Document) string {
 
 // liveMove plays a move as c from the game page c shows, through its
 // board form with JavaScript on: the form's request names the page's
-// stream (tab) and says the stream is open, as the page's script does.
+// stream (tab) and the ply it shows, as the page's hx-headers make htmx
+// do.
 func liveMove(t *testing.T, c *client, id int64, tab string) {
 	t.Helper()
 	for step := 0; step < 8; step++ {
@@ -45,7 +46,8 @@ func liveMove(t *testing.T, c *client, id int64, tab string) {
 			move, _ := buttons.First().Attr("value")
 			req, htmx := c.formRequest(c.Last.Find("#board"), url.Values{"move": {move}})
 			req.Header.Set(views.TabHeader, tab)
-			req.Header.Set(views.LiveHeader, "1")
+			ply, _ := c.Last.Find("#game").Attr("data-ply")
+			req.Header.Set(views.PlyHeader, ply)
 			c.do(req, htmx)
 			c.wantStatus(http.StatusOK)
 			return
@@ -115,10 +117,11 @@ func TestLiveMoveNotPushedToItsOwnPage(t *testing.T) {
 	}
 }
 
-// TestWholeMoveListAfterTakeback: a page whose stream is open gets the
-// whole move list with each answer; after a takeback and a different
-// move in its place, and after a takeback alone, the list is the game's
-// new one, each move described in the position it was made in.
+// TestWholeMoveListAfterTakeback: a game page shows the whole move list
+// (kept from one page to the next and extended); after a takeback and a
+// different move in its place, and after a takeback alone, the list is
+// the game's new one, each move described in the position it was made
+// in.
 func TestWholeMoveListAfterTakeback(t *testing.T) {
 	s := startServer(t, "", nil)
 	alice, bob := signedUpPair(t, s)
@@ -150,18 +153,10 @@ func TestWholeMoveListAfterTakeback(t *testing.T) {
 		}
 		return out
 	}
-	// live is alice's list as an htmx request of her open page gets it.
+	// live is the list on alice's page.
 	live := func() []string {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodGet, alice.abs(page), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set(views.LiveHeader, "1")
-		req.Header.Set(views.PlyHeader, "1")
-		alice.HTMX = true
-		defer func() { alice.HTMX = false }()
-		alice.do(req, true)
+		alice.Get(page)
 		alice.wantStatus(http.StatusOK)
 		var out []string
 		alice.Last.Find("#moves li a").Each(func(_ int, a *goquery.Selection) { out = append(out, a.Text()) })

@@ -3,12 +3,14 @@
 // change of the game, the dashboard or the tournament:
 // - the page's own polling (#poll, #social-live), kept for when the
 //   stream is down, makes no request;
-// - the page's requests say so (X-Trench-Live), and their answers carry
-//   the whole move list;
 // - an answer or an update older than the game the page shows (they may
 //   cross) is not swapped in: the pieces of a game page (#game, #side,
 //   #moves) carry the game and its change count (data-seq, which grows
-//   with every change, a takeback too).
+//   with every change, a takeback too);
+// - the moves an answer or an update adds to the move list (after the ply
+//   the page showed) that the list shows already are left out, since both
+//   may bring the same move; when moves are missing before them, the page
+//   asks for every move after its last one.
 (function () {
   var open = false;
   function set(on) {
@@ -22,11 +24,6 @@
     var elt = e.detail && e.detail.elt;
     if (open && elt && (elt.id === "poll" || elt.id === "social-live")) {
       e.preventDefault();
-    }
-  });
-  document.addEventListener("htmx:configRequest", function (e) {
-    if (open) {
-      e.detail.headers["X-Trench-Live"] = "1";
     }
   });
   // older reports whether html holds an older state of the game shown.
@@ -45,6 +42,9 @@
   // its out-of-band pieces).
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var d = e.detail || {};
+    if (appended(d)) {
+      return;
+    }
     var el = d.fragment && d.fragment.firstElementChild;
     var t = d.target;
     if (el && t && el.id === t.id && el.dataset && t.dataset && el.dataset.seq !== undefined &&
@@ -53,6 +53,37 @@
       d.shouldSwap = false;
     }
   });
+  // appended handles moves added to the list (#moves swapped "beforeend":
+  // the fragment is the list's element, its items the moves); false for
+  // any other piece.
+  function appended(d) {
+    var f = d.fragment, t = d.target, g = document.getElementById("game");
+    if (!f || f.nodeType !== 1 || f.id !== "moves" || !t || t.id !== "moves") {
+      return false;
+    }
+    if (g && f.dataset.game === g.dataset.game && Number(f.dataset.seq) < Number(g.dataset.seq)) {
+      d.shouldSwap = false;
+      return true;
+    }
+    var shown = t.querySelectorAll("li[data-ply]");
+    var last = shown.length ? Number(shown[shown.length - 1].dataset.ply) : 0;
+    var items = Array.prototype.slice.call(f.children);
+    for (var i = 0; i < items.length; i++) {
+      if (Number(items[i].dataset.ply) <= last) {
+        f.removeChild(items[i]);
+      }
+    }
+    var first = f.firstElementChild;
+    if (first && Number(first.dataset.ply) > last + 1) {
+      d.shouldSwap = false;
+      if (g && window.htmx) {
+        var h = {};
+        h["X-Trench-Ply"] = String(last);
+        window.htmx.ajax("GET", "/games/" + g.dataset.game, { target: "#game", swap: "outerHTML", headers: h });
+      }
+    }
+    return true;
+  }
   document.addEventListener("htmx:sseBeforeMessage", function (e) {
     if (older(e.detail && e.detail.data)) {
       e.preventDefault();

@@ -215,10 +215,6 @@ func playerClass(toMove bool) string {
 // page names the ply the page shows.
 const PlyHeader = "X-Trench-Ply"
 
-// LiveHeader is the request header ("1") of every htmx request from a page
-// whose event stream is open (see static/live.js).
-const LiveHeader = "X-Trench-Live"
-
 // TabHeader is the request header in which every htmx request from a game
 // page names the page's event stream (GamePage.LiveTab), so that a change
 // the request makes is not pushed to the page that gets it in the answer.
@@ -342,8 +338,10 @@ type GamePage struct {
 	// Log is the whole move list on a full page; on an htmx answer only
 	// the moves after the ply the page showed.
 	Log []LogLine
-	// LogWhole: an htmx answer carries the whole move list, replacing the
-	// page's (moves it shows were taken back).
+	// LogWhole: an htmx answer or a pushed update carries the whole move
+	// list, replacing the page's (moves it shows were taken back, a
+	// finished game's hidden information is revealed, or the page's ply is
+	// not known).
 	LogWhole        bool
 	Match           *MatchPanel
 	NextGameHref    string

@@ -985,7 +985,7 @@ type client struct {
 	st    loadStats
 	buf   []byte // the last answer's body (see send)
 	// live: the requests being sent come from a page whose event stream
-	// is open (X-Trench-Live) named tab (X-Trench-Tab).
+	// is open, named tab (X-Trench-Tab).
 	live bool
 	tab  string
 }
@@ -1061,11 +1061,8 @@ func (c *client) send(ctx context.Context, u *user, method, path, form string, i
 		for k, v := range act.headers {
 			req.Header.Set(k, v)
 		}
-		if c.live {
-			req.Header["X-Trench-Live"] = []string{"1"}
-			if c.tab != "" {
-				req.Header["X-Trench-Tab"] = []string{c.tab}
-			}
+		if c.live && c.tab != "" {
+			req.Header["X-Trench-Tab"] = []string{c.tab}
 		}
 	}
 	c.st.Requests++

@@ -13,12 +13,12 @@ import (
 )
 
 // With --live (the default) the clients behave as browsers with
-// JavaScript on: each tab of a game holds the page's event stream
-// (GET /games/ID/events), the waiting player's tab learns of the
-// opponent's move from the update pushed to it (no poll), and every htmx
-// request says that its page's stream is open (X-Trench-Live), as
-// static/live.js does. Without --live the waiting tab polls (#poll), as a
-// page does while its stream is down.
+// JavaScript on: each tab of a game holds the page's event stream (its
+// sse-connect), the waiting player's tab learns of the opponent's move
+// from the update pushed to it (no poll), and every htmx request names
+// its page's stream (X-Trench-Tab), as the page's hx-headers make htmx
+// do. Without --live the waiting tab polls (#poll), as a page does while
+// its stream is down.
 
 // pushWait is how long a waiting tab waits for the update of the
 // opponent's move before the client counts an error.
