@@ -676,9 +676,9 @@ const maxLoggedGames = 1024
 
 // logCache keeps the whole move lists last made, each for one game, one
 // side's view (a move may read differently to each side) and one
-// language: a page whose event stream is open gets the whole list with
-// every answer and update, and describing every move again each time
-// costs more than the rest of the page. A kept list is used only for a
+// language: every full game page shows the whole list, and describing
+// every move again each time (replaying the game from its start) costs
+// more than the rest of the page. A kept list is used only for a
 // game whose first moves are still those it was made from (a takeback
 // changes them), and is extended by the moves played since. Lines kept
 // are shared: their readers must not change them. The zero value is
