@@ -703,9 +703,10 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 			}
 			continue
 		}
-		// The page gets the moves after the ply it shows.
+		// The page gets the moves after the ply it shows, and a player's
+		// page the messages only when they changed.
 		ply := shownPly(shown)
-		key := viewerKey(sub.viewer) + "/" + sub.lang + "/" + ply
+		key := viewerKey(sub.viewer) + "/" + sub.lang + "/" + ply + "/" + strconv.FormatBool(newSocial)
 		gr := groups[key]
 		if gr == nil {
 			gr = &group{}
@@ -714,6 +715,7 @@ func (r *liveRenderer) game(ctx context.Context, id int64, subs []*liveSub) ([2]
 		lctx := views.WithLang(ctx, sub.lang)
 		if gr.page == nil {
 			c := r.context(lctx, fmt.Sprintf("/games/%d", id), id, sub.viewer, ply)
+			c.Set("social", newSocial)
 			p, err := r.games.page(c, s, "")
 			if err != nil {
 				return players, err
