@@ -66,6 +66,10 @@ const (
 	// the hook does not see: execPlans marks its transaction); moves
 	// writeLog.planGen on.
 	changedPlans
+	// changedSocial: what a game's SocialVersion is read from (its
+	// messages, its match's rematch offer and the offer's challenge);
+	// moves writeLog.socialGen on.
+	changedSocial
 )
 
 var wideTables = map[string]uint8{
@@ -75,6 +79,9 @@ var wideTables = map[string]uint8{
 	"tournaments":         changedGamesWide | changedRatings,
 	"tournament_entrants": changedRatings,
 	"vacations":           changedVacations,
+	"messages":            changedSocial,
+	"rematches":           changedSocial,
+	"challenges":          changedSocial,
 }
 
 // writeLog collects the ids of the games and tournaments changed by the
@@ -110,6 +117,7 @@ type writeLog struct {
 	vacationGen atomic.Uint64
 	ratingGen   atomic.Uint64
 	planGen     atomic.Uint64
+	socialGen   atomic.Uint64
 	// gamesChanged keeps the game cache right, called after each commit
 	// that changed games or matches, before the observers: the matches
 	// and their games are forgotten, the games ids forgotten or replaced
@@ -355,6 +363,9 @@ func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64)
 	}
 	if wide&changedPlans != 0 {
 		l.planGen.Add(1)
+	}
+	if wide&changedSocial != 0 {
+		l.socialGen.Add(1)
 	}
 	if (len(games) > 0 || len(ch.matches) > 0) && l.gamesChanged != nil {
 		l.gamesChanged(ch, fresh, gen)

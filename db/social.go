@@ -267,7 +267,24 @@ func (db *DB) Rematch(ctx context.Context, matchID int64) (Rematch, error) {
 
 // SocialVersion identifies the state of a game's messages and its match's
 // rematch offer: it changes when a message arrives or the offer changes.
+// The answer is remembered until a message, a rematch offer or a
+// challenge changes anywhere (writeLog.socialGen).
 func (db *DB) SocialVersion(ctx context.Context, gameID, matchID int64) (string, error) {
+	key := [2]int64{gameID, matchID}
+	gen := db.log.socialGen.Load()
+	if v, ok := db.socials.get(key, gen); ok {
+		return v, nil
+	}
+	v, err := db.readSocialVersion(ctx, gameID, matchID)
+	if err != nil {
+		return "", err
+	}
+	db.socials.keep(key, gen, v, db.log.socialGen.Load())
+	return v, nil
+}
+
+// readSocialVersion is SocialVersion read from SQLite.
+func (db *DB) readSocialVersion(ctx context.Context, gameID, matchID int64) (string, error) {
 	var last int64
 	if err := db.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE game_id = ?`, gameID).Scan(&last); err != nil {
 		return "", fmt.Errorf("db: social version: %w", err)

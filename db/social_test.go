@@ -226,3 +226,68 @@ func TestRematchOfCardGameSwapsSides(t *testing.T) {
 		t.Fatalf("card rematch: side 0 is %s, variant %s; want bob and %s", ng.Side[0].Name, ng.Variant, g.Variant)
 	}
 }
+
+// TestSocialVersionFollowsChanges: the remembered social version of a
+// game moves on with every message, rematch offer, answer to it and
+// withdrawal, and equals what a fresh reader of the file reads; a change
+// of the game alone leaves it as it was.
+func TestSocialVersionFollowsChanges(t *testing.T) {
+	store, path := open(t)
+	u := users(t, store, "ann", "bob")
+	ctx := context.Background()
+	g := startMatch(t, store, u[0], u[1], "trench", "single", false)
+	seen := map[string]string{}
+	step := func(what string, changed bool) {
+		t.Helper()
+		before := seen["last"]
+		v, err := store.SocialVersion(ctx, g.ID, g.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := db.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.SocialVersion(ctx, g.ID, g.MatchID)
+		fresh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != want {
+			t.Fatalf("%s: the version is %q, a fresh reader reads %q", what, v, want)
+		}
+		if before != "" && (v != before) != changed {
+			t.Fatalf("%s: the version went from %q to %q", what, before, v)
+		}
+		if prev, ok := seen[v]; ok && changed {
+			t.Fatalf("%s: the version %q is the one after %s", what, v, prev)
+		}
+		seen[v], seen["last"] = what, v
+	}
+	step("the start", false)
+	step("reading again", false)
+	if _, err := store.SendMessage(ctx, g.ID, u[0].ID, "good luck", t0); err != nil {
+		t.Fatal(err)
+	}
+	step("a message", true)
+	g = playOpening(t, store, g)
+	step("moves", false)
+	g = resignAs(t, store, g, u[1])
+	step("the end of the match", false)
+	if _, err := store.OfferRematch(ctx, g.MatchID, u[1].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	step("a rematch offer", true)
+	if err := store.DeclineRematch(ctx, g.MatchID, u[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	step("the offer declined", true)
+	if _, err := store.OfferRematch(ctx, g.MatchID, u[0].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	step("a new offer", true)
+	if err := store.WithdrawRematch(ctx, g.MatchID, u[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	step("the offer withdrawn", true)
+}
