@@ -39,12 +39,12 @@ func tabOf(t *testing.T, doc *goquery.Document) string {
 // board form with JavaScript on: the form's request names the page's
 // stream (tab) and the ply it shows, as the page's hx-headers make htmx
 // do.
-func liveMove(t *testing.T, c *client, id int64, tab string) {
+func liveMove(t *testing.T, c *client, id int64, tab, message string) {
 	t.Helper()
 	for step := 0; step < 8; step++ {
 		if buttons := c.Last.Find(`#board button[name="move"]`); buttons.Length() > 0 && step > 0 {
 			move, _ := buttons.First().Attr("value")
-			req, htmx := c.formRequest(c.Last.Find("#board"), url.Values{"move": {move}})
+			req, htmx := c.formRequest(c.Last.Find("#board"), url.Values{"move": {move}, "message": {message}})
 			req.Header.Set(views.TabHeader, tab)
 			ply, _ := c.Last.Find("#game").Attr("data-ply")
 			req.Header.Set(views.PlyHeader, ply)
@@ -93,7 +93,7 @@ func TestLiveMoveNotPushedToItsOwnPage(t *testing.T) {
 	tabOf(t, b.Last)
 	time.Sleep(100 * time.Millisecond) // the streams are registered
 
-	liveMove(t, a, id, tab)
+	liveMove(t, a, id, tab, "")
 	if ply, _ := a.Last.Find("#game").Attr("data-ply"); ply != "1" || a.Last.Find("#moves li").Length() != 1 {
 		t.Fatalf("the answer to the move shows ply %q and %d moves in the list, want 1 and 1", ply, a.Last.Find("#moves li").Length())
 	}
@@ -107,13 +107,20 @@ func TestLiveMoveNotPushedToItsOwnPage(t *testing.T) {
 	// Bob answers from his page, naming alice's page instead of his own:
 	// alice's page gets his move all the same.
 	b.Get(page)
-	liveMove(t, b, id, tab)
+	liveMove(t, b, id, tab, "")
 	if ply, _ := mine.next("update", 5*time.Second).doc(t).Find("#game").Attr("data-ply"); ply != "2" {
 		t.Fatalf("alice's page got an update of ply %q after bob's move, want 2", ply)
 	}
 	// His own page was not named: it gets the update too.
 	if ply, _ := theirs.next("update", 5*time.Second).doc(t).Find("#game").Attr("data-ply"); ply != "2" {
 		t.Fatalf("bob's page got an update of ply %q after his move, want 2", ply)
+	}
+	// A move sent with a message: bob's page gets both.
+	a.Get(page)
+	liveMove(t, a, id, tab, "Your turn, Bob")
+	d := theirs.next("update", 5*time.Second).doc(t)
+	if ply, _ := d.Find("#game").Attr("data-ply"); ply != "3" || !strings.Contains(d.Find("#social-live").Text(), "Your turn, Bob") {
+		t.Fatalf("bob's page got ply %q and the messages %q after alice's move with a message", ply, d.Find("#social-live").Text())
 	}
 }
 
