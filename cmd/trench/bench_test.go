@@ -24,25 +24,39 @@ import (
 
 var lastLine = regexp.MustCompile(`^moves/s=\d+(\.\d)? p50_ms=\d+\.\d\d p99_ms=\d+\.\d\d fragment_bytes=\d+ ratio=\d+\.\d\d$`)
 
-// TestBench runs the bench in-process with tiny numbers: no error, and
-// the summary line well-formed. It asserts no speed.
+// TestBench runs the bench in-process with tiny numbers, with the tabs
+// polling and holding their pages' event streams: no error, and the
+// summary line well-formed; with the streams, the waiting tabs take the
+// moves from them (one update per move: none to the page that made it)
+// and never poll. It asserts no speed.
 func TestBench(t *testing.T) {
-	var out bytes.Buffer
-	res, err := runBench(context.Background(), benchConfig{Users: 8, Games: 4, Clients: 4, Moves: 50, Duration: 5 * time.Second,
-		Game: "mix", RawDuration: 100 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Dir: t.TempDir()}, &out)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	t.Log("\n" + out.String())
-	if res.Load.Errors != 0 {
-		t.Fatalf("%d errors", res.Load.Errors)
-	}
-	if res.Load.Moves == 0 || len(res.Load.FragmentBytes) != res.Load.Moves || res.RawCommits == 0 || res.PlayMoves == 0 {
-		t.Fatalf("nothing measured: %+v", res)
-	}
-	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-	if last := lines[len(lines)-1]; !lastLine.MatchString(last) || last != res.LastLine {
-		t.Fatalf("last line %q", last)
+	for _, live := range []bool{false, true} {
+		t.Run(fmt.Sprintf("live=%v", live), func(t *testing.T) {
+			var out bytes.Buffer
+			res, err := runBench(context.Background(), benchConfig{Users: 8, Games: 4, Clients: 4, Moves: 50, Duration: 5 * time.Second,
+				Game: "mix", RawDuration: 100 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Dir: t.TempDir(), Live: live}, &out)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			t.Log("\n" + out.String())
+			if res.Load.Errors != 0 {
+				t.Fatalf("%d errors", res.Load.Errors)
+			}
+			if res.Load.Moves == 0 || len(res.Load.FragmentBytes) != res.Load.Moves || res.RawCommits == 0 || res.PlayMoves == 0 {
+				t.Fatalf("nothing measured: %+v", res)
+			}
+			lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+			if last := lines[len(lines)-1]; !lastLine.MatchString(last) || last != res.LastLine {
+				t.Fatalf("last line %q", last)
+			}
+			st := res.Load
+			switch {
+			case !live && (st.Polls == 0 || st.Pushes != 0):
+				t.Fatalf("without the streams: %d polls, %d pushed updates", st.Polls, st.Pushes)
+			case live && (st.Polls != 0 || st.Pushes < st.Moves/2 || st.Pushes > st.Moves+8):
+				t.Fatalf("with the streams: %d polls, %d pushed updates for %d moves", st.Polls, st.Pushes, st.Moves)
+			}
+		})
 	}
 }
 
