@@ -507,9 +507,6 @@ type Review struct {
 	ImageHref  string // the position at this ply as an SVG image; "" when none
 }
 
-// liveAttrs are the attributes of the element that holds a page's event
-// stream (htmx's SSE extension; an "end" event closes it): none without
-// url.
 // gameLiveAttrs are liveAttrs of a game page's stream, with the header
 // that names it on every request from the page.
 func gameLiveAttrs(url, tab string) templ.Attributes {
@@ -520,6 +517,9 @@ func gameLiveAttrs(url, tab string) templ.Attributes {
 	return a
 }
 
+// liveAttrs are the attributes of the element that holds a page's event
+// stream (htmx's SSE extension; an "end" event closes it): none without
+// url.
 func liveAttrs(url string) templ.Attributes {
 	if url == "" {
 		return templ.Attributes{}
