@@ -317,6 +317,9 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	if cfg.Live {
 		say("  pushed updates    %d (%.2f per move, mean %.0f bytes): the tabs' event streams, the waiting player's page taking the move from them",
 			st.Pushes, float64(st.Pushes)/math.Max(1, float64(st.Moves)), float64(st.PushBytes)/math.Max(1, float64(st.Pushes)))
+		delay := durationsMS(st.PushDelay)
+		say("  update delay      p50 %.2f ms  p99 %.2f ms  max %.2f ms (from the move's answer to its mover to the update reaching the other player's tab)",
+			percentile(delay, 50), percentile(delay, 99), percentile(delay, 100))
 	}
 	say("  move answer       mean %.0f bytes  p50 %.0f  max %.0f (the fragment, uncompressed)",
 		mean(st.FragmentBytes), percentile(st.FragmentBytes, 50), percentile(st.FragmentBytes, 100))
@@ -691,11 +694,15 @@ type runLimits struct {
 
 // loadStats is what the clients saw.
 type loadStats struct {
-	Moves          int
-	Requests       int
-	Polls          int
-	Pushes         int // updates the tabs' event streams received (--live)
-	PushBytes      int // … their data, in bytes
+	Moves     int
+	Requests  int
+	Polls     int
+	Pushes    int // updates the tabs' event streams received (--live)
+	PushBytes int // … their data, in bytes
+	// PushDelay is, for each move the waiting tab took from its stream,
+	// the time from the move's answer to its mover to the update's
+	// arrival on the other tab (0 when it came first).
+	PushDelay      []time.Duration
 	FullPages      int
 	Selections     int
 	Finished       int
@@ -714,6 +721,7 @@ func (s *loadStats) add(o loadStats) {
 	s.Polls += o.Polls
 	s.Pushes += o.Pushes
 	s.PushBytes += o.PushBytes
+	s.PushDelay = append(s.PushDelay, o.PushDelay...)
 	s.FullPages += o.FullPages
 	s.Selections += o.Selections
 	s.Finished += o.Finished
@@ -959,14 +967,15 @@ type user struct {
 // game is one game a client plays, as its two players' browser tabs see
 // it.
 type game struct {
-	id      int64
-	kind    [2]string // game, variant
-	players [2]*user  // creator, opponent (not sides)
-	tabs    [2]*gamePage
-	streams [2]*tabStream // the tabs' event streams (with Live), nil when not open
-	live    [2]string     // the tabs' stream addresses, from their last full page
-	waiting int           // the player who polls for the other's move
-	moves   int           // moves played in this game by this client
+	id       int64
+	kind     [2]string // game, variant
+	players  [2]*user  // creator, opponent (not sides)
+	tabs     [2]*gamePage
+	streams  [2]*tabStream // the tabs' event streams (with Live), nil when not open
+	answered time.Time     // when the last move's answer reached its mover
+	live     [2]string     // the tabs' stream addresses, from their last full page
+	waiting  int           // the player who polls for the other's move
+	moves    int           // moves played in this game by this client
 	// computer: players[0] plays the computer (players[1] and tabs[1]
 	// are nil).
 	computer bool
@@ -1457,6 +1466,7 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	c.st.Latency = append(c.st.Latency, lat)
 	c.st.FragmentBytes = append(c.st.FragmentBytes, len(p.body))
 	g.moves++
+	g.answered = time.Now()
 	next := c.readGame(p.body)
 	if !next.found {
 		return fmt.Errorf("move %s: no #game in the answer", move)

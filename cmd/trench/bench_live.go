@@ -31,11 +31,12 @@ type tabStream struct {
 	ready  chan struct{} // signalled (capacity 1) on each update and at the end
 
 	mu     sync.Mutex
-	update []byte // the newest update's data not yet taken (nil: none)
-	n      int    // updates received
-	bytes  int    // their data, in bytes
-	done   bool   // the stream has ended
-	err    error  // why, when not asked to
+	update []byte    // the newest update's data not yet taken (nil: none)
+	at     time.Time // when it arrived
+	n      int       // updates received
+	bytes  int       // their data, in bytes
+	done   bool      // the stream has ended
+	err    error     // why, when not asked to
 }
 
 // openStream opens the event stream of g's tab i (player u), at the
@@ -113,6 +114,7 @@ func (s *tabStream) read(r *bufio.Reader) error {
 			if event == "update" && lines > 0 {
 				s.mu.Lock()
 				s.update = append(s.update[:0:0], data...)
+				s.at = time.Now()
 				s.n++
 				s.bytes += len(data)
 				s.mu.Unlock()
@@ -136,14 +138,14 @@ func (s *tabStream) read(r *bufio.Reader) error {
 	}
 }
 
-// take returns the newest update not yet taken (nil for none) and
-// whether the stream has ended (with its error).
-func (s *tabStream) take() ([]byte, bool, error) {
+// take returns the newest update not yet taken (nil for none), when it
+// arrived, and whether the stream has ended (with its error).
+func (s *tabStream) take() ([]byte, time.Time, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.update
 	s.update = nil
-	return u, s.done, s.err
+	return u, s.at, s.done, s.err
 }
 
 // counts returns the updates received and their bytes, and zeroes them.
@@ -228,9 +230,10 @@ func (c *client) awaitPush(ctx context.Context, g *game, w, atLeast int) (*gameP
 	timer := time.NewTimer(pushWait)
 	defer timer.Stop()
 	for {
-		data, done, err := s.take()
+		data, at, done, err := s.take()
 		if data != nil {
 			if pg := c.readGame(data); pg.found && pg.ply >= atLeast && (pg.yourTurn || pg.finished) {
+				c.st.PushDelay = append(c.st.PushDelay, max(0, at.Sub(g.answered)))
 				return pg, nil
 			}
 		}
