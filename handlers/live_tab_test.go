@@ -138,19 +138,8 @@ func TestWholeMoveListAfterTakeback(t *testing.T) {
 	// want is the list as described afresh from the stored moves.
 	want := func() []string {
 		t.Helper()
-		g, err := s.DB.Game(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		moves, err := s.DB.Moves(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, _ := g.Engine()
-		st, err := e.Decode(g.Variant, g.StartState)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, moves, st := storedGame(t, s, id)
+		var err error
 		var out []string
 		for _, m := range moves {
 			out = append(out, st.Describe(m.Move, 0))
@@ -160,8 +149,8 @@ func TestWholeMoveListAfterTakeback(t *testing.T) {
 		}
 		return out
 	}
-	// live is the list on alice's page.
-	live := func() []string {
+	// listed is the list on alice's page.
+	listed := func() []string {
 		t.Helper()
 		alice.Get(page)
 		alice.wantStatus(http.StatusOK)
@@ -171,7 +160,7 @@ func TestWholeMoveListAfterTakeback(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		got, w := live(), want()
+		got, w := listed(), want()
 		if !slices.Equal(got, w) || len(w) == 0 {
 			t.Fatalf("%s: the list is %q, want %q", when, got, w)
 		}
@@ -189,12 +178,16 @@ func TestWholeMoveListAfterTakeback(t *testing.T) {
 	if g.ToMove == 0 {
 		mover, other = bob, alice
 	}
-	mover.Get(page)
-	mover.Submit(mover.Last.Find("#takeback-ask-form"), nil)
-	mover.wantStatus(http.StatusOK)
-	other.Get(page)
-	other.Submit(other.Last.Find("#takeback-accept-form"), nil)
-	other.wantStatus(http.StatusOK)
+	takeBack := func() {
+		t.Helper()
+		mover.Get(page)
+		mover.Submit(mover.Last.Find("#takeback-ask-form"), nil)
+		mover.wantStatus(http.StatusOK)
+		other.Get(page)
+		other.Submit(other.Last.Find("#takeback-accept-form"), nil)
+		other.wantStatus(http.StatusOK)
+	}
+	takeBack()
 	if g, _ := s.DB.Game(ctx, id); g.Ply != 2 {
 		t.Fatalf("ply %d after the takeback, want 2", g.Ply)
 	}
@@ -212,11 +205,6 @@ func TestWholeMoveListAfterTakeback(t *testing.T) {
 	check("after another move in its place")
 	// A takeback alone (the same player's new move): the list is one
 	// move shorter.
-	mover.Get(page)
-	mover.Submit(mover.Last.Find("#takeback-ask-form"), nil)
-	mover.wantStatus(http.StatusOK)
-	other.Get(page)
-	other.Submit(other.Last.Find("#takeback-accept-form"), nil)
-	other.wantStatus(http.StatusOK)
+	takeBack()
 	check("after a takeback alone")
 }

@@ -163,9 +163,9 @@ func mustUser(t *testing.T, s *server, name string) int64 {
 	return u.ID
 }
 
-// assertReplay checks that the stored position equals the replay of the
-// stored moves from the stored start.
-func assertReplay(t *testing.T, s *server, id int64) {
+// storedGame reads game id, its moves and its start state from the
+// server's database.
+func storedGame(t *testing.T, s *server, id int64) (db.Game, []db.Move, rules.State) {
 	t.Helper()
 	ctx := context.Background()
 	g, err := s.DB.Game(ctx, id)
@@ -184,6 +184,15 @@ func assertReplay(t *testing.T, s *server, id int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, moves, st
+}
+
+// assertReplay checks that the stored position equals the replay of the
+// stored moves from the stored start.
+func assertReplay(t *testing.T, s *server, id int64) {
+	t.Helper()
+	g, moves, st := storedGame(t, s, id)
+	var err error
 	for i, m := range moves {
 		if m.Ply != i+1 {
 			t.Fatalf("move %d has ply %d", i+1, m.Ply)
