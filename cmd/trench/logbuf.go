@@ -14,6 +14,10 @@ import (
 // a time instead of one write each.
 const logFlushEvery = 100 * time.Millisecond
 
+// accessLogMessage is the message of the access log's lines (see
+// handlers' observe), the only ones the buffer holds back.
+const accessLogMessage = "request"
+
 // bufferedLog is a writer that holds what is written for up to
 // logFlushEvery (or until 64 KiB wait) and then writes it to the writer
 // underneath in one go. Close writes what waits and stops the timer.
@@ -66,8 +70,10 @@ func (b *bufferedLog) Close() error {
 	return err
 }
 
-// urgentFlush is a log handler that writes a warning or an error (and
-// everything before it) at once, leaving the other lines to the buffer.
+// urgentFlush is a log handler that leaves the access log's lines (the
+// message "request", at most a few a request) to the buffer and writes
+// any other line (the server starting, an upgrade's backup, a warning, an
+// error), and everything before it, at once.
 type urgentFlush struct {
 	slog.Handler
 	buf *bufferedLog
@@ -75,7 +81,7 @@ type urgentFlush struct {
 
 func (h urgentFlush) Handle(ctx context.Context, r slog.Record) error {
 	err := h.Handler.Handle(ctx, r)
-	if r.Level >= slog.LevelWarn {
+	if r.Level >= slog.LevelWarn || r.Message != accessLogMessage {
 		if ferr := h.buf.Flush(); err == nil {
 			err = ferr
 		}

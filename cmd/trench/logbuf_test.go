@@ -28,8 +28,9 @@ func (s *syncBuffer) String() string {
 }
 
 // TestBufferedLogKeepsEveryLineInOrder: the log's lines reach stderr in
-// the order they were logged; a warning (and every line before it) at
-// once, a request's line within a moment, whatever waits at shutdown.
+// the order they were logged; a warning or any line but a request's
+// (and every line before it) at once, a request's line within a moment,
+// whatever waits at shutdown.
 func TestBufferedLogKeepsEveryLineInOrder(t *testing.T) {
 	var out syncBuffer
 	buf := newBufferedLog(&out)
@@ -52,6 +53,11 @@ func TestBufferedLogKeepsEveryLineInOrder(t *testing.T) {
 			t.Fatalf("a request's line never reached the log: %q", out.String())
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	logger.Info("request", "route", "/games/:id/resign")
+	logger.Info("upgrade backup", "path", "trench.db.upgrade-v18")
+	if got := out.String(); !strings.Contains(got, "/games/:id/resign") || !strings.Contains(got, "upgrade-v18") {
+		t.Fatalf("right after a line that is not a request's the log holds %q, want it and the request before it", got)
 	}
 	logger.Info("shutting down")
 	if err := buf.Close(); err != nil {
