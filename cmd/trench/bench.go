@@ -974,7 +974,7 @@ type game struct {
 	streams  [2]*tabStream // the tabs' event streams (with Live), nil when not open
 	answered time.Time     // when the last move's answer reached its mover
 	live     [2]string     // the tabs' stream addresses, from their last full page
-	waiting  int           // the player who polls for the other's move
+	waiting  int           // the player who waits for the other's move
 	moves    int           // moves played in this game by this client
 	// computer: players[0] plays the computer (players[1] and tabs[1]
 	// are nil).
@@ -993,10 +993,9 @@ type client struct {
 	next  int
 	st    loadStats
 	buf   []byte // the last answer's body (see send)
-	// live: the requests being sent come from a page whose event stream
-	// is open, named tab (X-Trench-Tab).
-	live bool
-	tab  string
+	// tab names the event stream of the page the requests being sent
+	// come from (X-Trench-Tab; "" for none).
+	tab string
 }
 
 const password = "bench-password"
@@ -1070,7 +1069,7 @@ func (c *client) send(ctx context.Context, u *user, method, path, form string, i
 		for k, v := range act.headers {
 			req.Header.Set(k, v)
 		}
-		if c.live && c.tab != "" {
+		if c.tab != "" {
 			req.Header["X-Trench-Tab"] = []string{c.tab}
 		}
 	}
@@ -1322,8 +1321,6 @@ func (c *client) play(ctx context.Context, g *game) error {
 		if err := c.ensureStreams(ctx, g); err != nil {
 			return err
 		}
-		c.live = true
-		defer func() { c.live = false }()
 	}
 	mover := -1
 	for i, t := range g.tabs {
@@ -1388,7 +1385,7 @@ func (c *client) play(ctx context.Context, g *game) error {
 		}
 		mover = w
 	}
-	if c.live {
+	if c.l.cfg.Live {
 		c.tab = tabOf(g.live[mover])
 		defer func() { c.tab = "" }()
 	}
