@@ -356,6 +356,21 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 			say("  (the load kept its %d processor(s) busy: these figures measure it as much as the server; see --load-procs)", procs)
 		}
 	}
+	if res.ServerCPUPerMove > 0 && res.LoadCPUPerMove > 0 {
+		// The two processes share the machine's processors: their CPU per
+		// move together bounds the moves per second of this run.
+		both := res.ServerCPUPerMove + res.LoadCPUPerMove
+		say("  CPU per move      %.2f ms, server and load together: %d CPUs busy all the time would make at most %.0f moves/s",
+			both, runtime.NumCPU(), float64(runtime.NumCPU())*1000/both)
+	}
+	if cfg.Rate == 0 && st.Requests > 0 {
+		// Little's law: each client has one request or its own work going
+		// at a time, so the mean time around one request is clients ÷
+		// requests per second, whatever the server's speed.
+		perReq := float64(len(ld.clients)) * 1000 / (float64(st.Requests) / res.Elapsed.Seconds())
+		say("  closed loop       %d clients ÷ %.0f requests/s = %.1f ms around each request on average (the client's own work and waits included): at saturation latency falls only with more requests/s or fewer clients",
+			len(ld.clients), float64(st.Requests)/res.Elapsed.Seconds(), perReq)
+	}
 	say("  raw commits/s     %.0f", res.RawPerSec)
 	say("  ratio             %.2f (moves/s ÷ raw commits/s)", res.Ratio)
 	switch {

@@ -236,6 +236,9 @@ func TestBenchServerProcess(t *testing.T) {
 	if res.LoadCPUPerMove <= 0 || !strings.Contains(out.String(), "the clients, GOMAXPROCS 1)") {
 		t.Fatalf("no CPU of the load on one processor reported (%v ms per move)", res.LoadCPUPerMove)
 	}
+	if !strings.Contains(out.String(), "server and load together") || !strings.Contains(out.String(), "2 clients ÷ ") {
+		t.Fatalf("no CPU of both processes per move, or no closed loop's mean time per request, reported")
+	}
 	if n := runtime.GOMAXPROCS(0); n != procs {
 		t.Fatalf("GOMAXPROCS %d after the bench, %d before", n, procs)
 	}
