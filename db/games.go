@@ -415,6 +415,9 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 // g.Ply), and the game finished when the move ends it. It returns the
 // state after the move.
 func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.Side, move, message string, now time.Time) (rules.State, error) {
+	// The clocks count whole seconds, as they are stored: the turn's
+	// start is a whole second, and so is the moment its move ends it.
+	now = now.Truncate(time.Second)
 	next, err := st.Apply(move)
 	if err != nil {
 		return nil, err
