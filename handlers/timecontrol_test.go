@@ -52,6 +52,11 @@ func TestDaysPerMoveChoices(t *testing.T) {
 	if msg := a.text(".flash"); msg != "Choose days per move or a time bank." {
 		t.Fatalf("for clock=weird the form says %q", msg)
 	}
+	post("", "3")
+	a.wantStatus(http.StatusBadRequest)
+	if msg := a.text(".flash"); msg != "Choose days per move or a time bank." {
+		t.Fatalf("for an empty clock the form says %q", msg)
+	}
 	if n := challenges(); n != 0 {
 		t.Fatalf("%d challenges made by refused forms", n)
 	}
