@@ -330,6 +330,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 			p.Status = tr(c, "Running: every game has started.")
 		}
 		p.CanWithdraw = entered && !withdrawn
+		p.ConfirmWithdraw = p.CanWithdraw && c.QueryParam("confirm") == "withdraw"
 	case "finished":
 		p.Status = tr(c, "Finished.|tournament")
 	case "cancelled":
@@ -449,6 +450,17 @@ func (h *tournamentHandler) act(c echo.Context) error {
 	case "join":
 		err = h.db.JoinTournament(ctx, id, me, now)
 	case "leave":
+		// Leaving a running tournament forfeits every remaining game: it
+		// is done only once confirmed, as resigning a game is.
+		if c.FormValue("confirm") != "yes" {
+			d, err := h.db.Tournament(ctx, id)
+			if err != nil {
+				return err
+			}
+			if d.Status == "running" {
+				return redirect(c, fmt.Sprintf("/tournaments/%d?confirm=withdraw#tournament-actions", id))
+			}
+		}
 		err = h.db.LeaveTournament(ctx, id, me, now)
 	case "start":
 		err = h.db.StartTournament(ctx, id, me, now)
