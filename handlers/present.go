@@ -175,7 +175,7 @@ func scoreText(ctx context.Context, eng rules.Engine, n int) string {
 		return s
 	}
 	switch unit {
-	case "pts":
+	case "pts", "pt":
 		return views.TN(ctx, "%d pts", n, n)
 	case "cards":
 		return views.TN(ctx, "%d cards", n, n)
