@@ -1082,6 +1082,9 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		if lerr != nil {
 			return lerr
 		}
+		// The address stays the game's, not the form's: a reload shows
+		// the game again.
+		c.Response().Header().Set("HX-Push-Url", fmt.Sprintf("/games/%d", id))
 		return answer(status, s, msg)
 	}
 	gameURL := fmt.Sprintf("/games/%d", id)
