@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
@@ -30,6 +31,11 @@ type Options struct {
 	RestoreIfMissing bool
 	// Logger receives Litestream's messages; nil means slog.Default.
 	Logger *slog.Logger
+
+	// migrations, when not nil, replaces the embedded migrations, and
+	// now, when not nil, replaces time.Now (tests).
+	migrations fs.FS
+	now        func() time.Time
 }
 
 // replication is the Litestream side of an open database: one replica,

@@ -30,12 +30,23 @@ var ErrNewerSchema = errors.New("the database was written by a newer release of 
 // SchemaVersion returns the number of the last migration this binary
 // knows (the schema version it writes), e.g. 5 for 005_notifications.sql.
 func SchemaVersion() int64 {
+	return lastVersion(migrationFiles())
+}
+
+// migrationFiles is the embedded set of migrations, one NNN_name.sql file
+// each.
+func migrationFiles() fs.FS {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return 0
+		panic(err) // "migrations" is a valid path
 	}
+	return sub
+}
+
+// lastVersion is the number of the last migration in files.
+func lastVersion(files fs.FS) int64 {
 	var last int64
-	names, _ := fs.Glob(sub, "*.sql")
+	names, _ := fs.Glob(files, "*.sql")
 	for _, n := range names {
 		if v, err := goose.NumericComponent(n); err == nil && v > last {
 			last = v
@@ -64,24 +75,24 @@ func schemaVersion(ctx context.Context, q queryer) (int64, error) {
 // schema. A database newer than the binary is refused (ErrNewerSchema)
 // and left as it is. A database with an older schema is first copied to
 // a verified backup beside it (see upgradeBackup), then migrated.
-func upgrade(ctx context.Context, w *sql.DB, path string, logger *slog.Logger) error {
+func upgrade(ctx context.Context, w *sql.DB, path string, files fs.FS, now time.Time, logger *slog.Logger) error {
 	have, err := schemaVersion(ctx, w)
 	if err != nil {
 		return fmt.Errorf("db: schema version of %s: %w", path, err)
 	}
-	want := SchemaVersion()
+	want := lastVersion(files)
 	switch {
 	case have > want:
 		return fmt.Errorf("db: %s has schema version %d but this trench knows versions up to %d: %w; "+
 			"run that release or a newer one (the database was not changed)", path, have, want, ErrNewerSchema)
 	case have > 0 && have < want:
-		dest, err := upgradeBackup(ctx, w, path, have, time.Now(), logger)
+		dest, err := upgradeBackup(ctx, w, path, have, now, logger)
 		if err != nil {
 			return fmt.Errorf("db: no upgrade without a backup: %w", err)
 		}
 		logger.Info("db: upgrading the schema after a verified backup", "db", path, "from", have, "to", want, "backup", dest)
 	}
-	return migrate(ctx, w)
+	return migrate(ctx, w, files)
 }
 
 // upgradeBackup copies the database at path (open as w, schema version
