@@ -347,8 +347,8 @@ func TestAFullDiskDuringAnUpgradeLeavesTheOldSchema(t *testing.T) {
 	}
 }
 
-// Five starts that fail to upgrade, a second apart (a service manager
-// restarting the server), keep a backup of the schema before the upgrade
+// Five starts that fail to upgrade, less than a second apart (a service
+// manager restarting the server), each make a backup and keep a backup of the schema before the upgrade
 // that opens and holds the data.
 func TestFailingStartsKeepTheBackupOfTheOriginalSchema(t *testing.T) {
 	ctx := context.Background()
@@ -357,10 +357,11 @@ func TestFailingStartsKeepTheBackupOfTheOriginalSchema(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	failing := failingMigrations(t)
 	for i := range 5 {
-		now := clock.Add(time.Duration(i) * time.Second)
+		// Within one second, then a second apart.
+		now := clock.Add(time.Duration(i) * 400 * time.Millisecond)
 		_, err := OpenWith(ctx, path, Options{migrations: failing, now: func() time.Time { return now }, Logger: slog.New(slog.DiscardHandler)})
-		if err == nil {
-			t.Fatalf("start %d: no error", i+1)
+		if err == nil || !strings.Contains(err.Error(), "999_fails.sql") {
+			t.Fatalf("start %d: %v, want the failing migration after a backup", i+1, err)
 		}
 	}
 	backups, err := UpgradeBackups(path)
@@ -416,5 +417,72 @@ func TestGooseReadsTheVersionsOpenApplies(t *testing.T) {
 	}
 	if pending, err := p.HasPending(ctx); err != nil || pending {
 		t.Errorf("goose finds migrations pending: %v (%v)", pending, err)
+	}
+}
+
+// Two backups made in the same instant get names of their own.
+func TestTwoUpgradeBackupsInOneSecondBothKept(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trench.db")
+	oldDatabase(t, path, 2)
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	a, err := upgradeBackup(ctx, w, path, 2, now, slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := upgradeBackup(ctx, w, path, 2, now, slog.Default())
+	if err != nil {
+		t.Fatalf("a second backup in the same second: %v", err)
+	}
+	if kept, _ := UpgradeBackups(path); strings.Join(kept, " ") != a+" "+b {
+		t.Errorf("backups %v, want %s then %s", kept, a, b)
+	}
+}
+
+// The newest backup of the oldest schema among the backups outlives the
+// last three: after starts that upgraded part-way (schema 8 to 10, then
+// 13) it is the way back to the release that ran before.
+func TestUpgradeBackupsKeepTheNewestOfTheOldestSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trench.db")
+	oldDatabase(t, path, 2)
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	// upgradeBackup checks that the copy has the database's version:
+	// give the database each version in turn.
+	setVersion := func(v int64) {
+		t.Helper()
+		if _, err := w.ExecContext(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, 1)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	var made []string
+	for i, v := range []int64{8, 8, 10, 13, 13, 13} {
+		setVersion(v)
+		dest, err := upgradeBackup(ctx, w, path, v, start.Add(time.Duration(i)*time.Second), slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, dest)
+	}
+	kept, err := UpgradeBackups(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{made[1], made[3], made[4], made[5]}
+	if !slices.Equal(kept, want) {
+		t.Errorf("kept %v, want the newest of schema 8 and the last three %v", kept, want)
+	}
+	if c, err := Inspect(ctx, made[1]); err != nil || c.SchemaVersion != 8 {
+		t.Errorf("backup %s: %+v (%v), want schema 8", made[1], c, err)
 	}
 }
