@@ -152,7 +152,7 @@ func open(ctx context.Context, path string, opt Options) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
-	if err := upgrade(ctx, w, path, opt.migrations, opt.now(), opt.Logger); err != nil {
+	if err := upgrade(ctx, w, path, opt.migrations, opt.NoUpgrade, opt.now(), opt.Logger); err != nil {
 		w.Close()
 		return nil, err
 	}

@@ -28,6 +28,11 @@ const keepUpgradeBackups = 3
 // a newer release than this binary: it is left untouched.
 var ErrNewerSchema = errors.New("the database was written by a newer release of trench")
 
+// ErrOlderSchema is returned (wrapped) by OpenWith with NoUpgrade for a
+// database whose schema is older than this binary's: it is left
+// untouched.
+var ErrOlderSchema = errors.New("the database has the schema of an older release of trench")
+
 // SchemaVersion returns the number of the last migration this binary
 // knows (the schema version it writes), e.g. 5 for 005_notifications.sql.
 func SchemaVersion() int64 {
@@ -74,9 +79,10 @@ func schemaVersion(ctx context.Context, q queryer) (int64, error) {
 
 // upgrade brings the database at path, open as w, to this binary's
 // schema. A database newer than the binary is refused (ErrNewerSchema)
-// and left as it is. A database with an older schema is first copied to
-// a verified backup beside it (see upgradeBackup), then migrated.
-func upgrade(ctx context.Context, w *sql.DB, path string, files fs.FS, now time.Time, logger *slog.Logger) error {
+// and left as it is, and so is an older one with noUpgrade
+// (ErrOlderSchema). A database with an older schema is first copied to a
+// verified backup beside it (see upgradeBackup), then migrated.
+func upgrade(ctx context.Context, w *sql.DB, path string, files fs.FS, noUpgrade bool, now time.Time, logger *slog.Logger) error {
 	have, err := schemaVersion(ctx, w)
 	if err != nil {
 		return fmt.Errorf("db: schema version of %s: %w", path, err)
@@ -86,6 +92,9 @@ func upgrade(ctx context.Context, w *sql.DB, path string, files fs.FS, now time.
 	case have > want:
 		return fmt.Errorf("db: %s has schema version %d but this trench knows versions up to %d: %w; "+
 			"run that release or a newer one (the database was not changed)", path, have, want, ErrNewerSchema)
+	case have < want && noUpgrade:
+		return fmt.Errorf("db: %s has schema version %d but this trench writes version %d: %w (the database was not changed)",
+			path, have, want, ErrOlderSchema)
 	case have > 0 && have < want:
 		dest, err := upgradeBackup(ctx, w, path, have, now, logger)
 		if err != nil {

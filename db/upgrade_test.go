@@ -335,7 +335,7 @@ func TestAFullDiskDuringAnUpgradeLeavesTheOldSchema(t *testing.T) {
 	if _, err := w.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, before+(after-before)/2)); err != nil {
 		t.Fatal(err)
 	}
-	err = upgrade(ctx, w, path, migrationFiles(), time.Now(), slog.New(slog.DiscardHandler))
+	err = upgrade(ctx, w, path, migrationFiles(), false, time.Now(), slog.New(slog.DiscardHandler))
 	w.Close()
 	if err == nil || !strings.Contains(err.Error(), "full") {
 		t.Fatalf("upgrade on a full disk: %v, want a full database", err)
