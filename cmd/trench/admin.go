@@ -53,7 +53,12 @@ func adminCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	if _, err := os.Stat(*path); err != nil {
 		return fmt.Errorf("admin: %w", err)
 	}
-	store, err := db.Open(ctx, *path)
+	// A server of the older release may still run on an older database:
+	// only the new release's server upgrades it (after a backup).
+	store, err := db.OpenWith(ctx, *path, db.Options{NoUpgrade: true})
+	if errors.Is(err, db.ErrOlderSchema) {
+		return fmt.Errorf("admin: %w; start the new release's server (trench serve) first, which upgrades the database after a verified backup, then run the command again", err)
+	}
 	if err != nil {
 		return err
 	}
