@@ -131,6 +131,7 @@ type liveHub struct {
 	perUser   int
 	heartbeat time.Duration
 	render    *liveRenderer // set once the routes are made
+	start     string        // this start of the server (newStartID), the first part of seq's versions
 
 	mu     sync.Mutex
 	topics map[liveTopic]map[*liveSub]struct{}
@@ -148,7 +149,7 @@ type liveHub struct {
 }
 
 func newLiveHub(cfg Config, log *slog.Logger) *liveHub {
-	h := &liveHub{log: log, max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
+	h := &liveHub{log: log, start: newStartID(), max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
 		topics: map[liveTopic]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, seqs: map[int64]uint64{}, per: map[string]int{}, done: make(chan struct{}),
 		pending: map[liveTopic]struct{}{}, wake: make(chan struct{}, 1)}
 	if h.max <= 0 {
@@ -174,14 +175,26 @@ func (h *liveHub) gamesCommitted(ids ...int64) {
 	h.changed(liveGame, ids)
 }
 
-// seq is how many commits have changed game id since the server started:
-// a rendering of the game read after it is at least that new. Pages
-// carry it (data-seq) so that an answer and an update that cross are
-// told apart even when a takeback lowers the ply (see static/live.js).
-func (h *liveHub) seq(id int64) uint64 {
+// seq is the version of game id a rendering read after it is at least as
+// new as: "START.N", this server's start id (see newStartID) and how many
+// commits have changed the game since it started. Pages carry it
+// (data-seq) so that an answer and an update that cross are told apart
+// even when a takeback lowers the ply; a version of another start (the
+// server restarted since the page was made) is never older (see
+// static/live.js).
+func (h *liveHub) seq(id int64) string {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.seqs[id]
+	n := h.seqs[id]
+	h.mu.Unlock()
+	return h.start + "." + strconv.FormatUint(n, 10)
+}
+
+// newStartID returns a fresh name for a start of the server: 8 lowercase
+// hexadecimal digits.
+func newStartID() string {
+	var b [4]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
 }
 
 // tournamentsCommitted is the db.OnTournamentCommit observer.
