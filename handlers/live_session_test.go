@@ -33,6 +33,20 @@ func (s *stream) drain(wait time.Duration) (seen string, ended bool) {
 	}
 }
 
+// adminActs has an admin take action (suspend, reset…) on bob's account
+// from the admin page.
+func adminActs(t *testing.T, s *server, action string) {
+	t.Helper()
+	admin := s.newClient(t)
+	admin.SignUp("carol")
+	if _, err := s.DB.SetAdmin(context.Background(), "carol", true); err != nil {
+		t.Fatal(err)
+	}
+	admin.Get("/admin")
+	admin.Post(fmt.Sprintf("/admin/users/%d/%s", mustUser(t, s, "bob"), action), nil)
+	admin.wantStatus(http.StatusOK)
+}
+
 // TestLiveStreamEndsWithItsSession: the open event stream of a page
 // belongs to a session; when the session ends (signed out, signed out
 // everywhere, the password changed, the account deleted or suspended,
@@ -70,14 +84,10 @@ func TestLiveStreamEndsWithItsSession(t *testing.T) {
 			bob.wantStatus(http.StatusOK)
 		}},
 		{name: "suspension", end: func(t *testing.T, s *server, bob, phone *client) {
-			admin := s.newClient(t)
-			admin.SignUp("carol")
-			if _, err := s.DB.SetAdmin(context.Background(), "carol", true); err != nil {
-				t.Fatal(err)
-			}
-			admin.Get("/admin")
-			admin.Post(fmt.Sprintf("/admin/users/%d/suspend", mustUser(t, s, "bob")), nil)
-			admin.wantStatus(http.StatusOK)
+			adminActs(t, s, "suspend")
+		}},
+		{name: "password reset by the admin", end: func(t *testing.T, s *server, bob, phone *client) {
+			adminActs(t, s, "reset")
 		}},
 		{name: "ended elsewhere", elsewhere: true, end: func(t *testing.T, s *server, bob, phone *client) {
 			if _, err := s.DB.EndSessions(context.Background(), mustUser(t, s, "bob"), 0); err != nil {
