@@ -23,6 +23,7 @@ type adminHandler struct {
 	mailOn func() bool
 	mail   func(to db.Recipient, subject, body string)
 	base   func(c echo.Context) string
+	live   *liveHub // closes the streams of the sessions an action ends
 }
 
 // requireAdmin answers 404 to anyone but an admin: the admin pages do not
@@ -200,6 +201,7 @@ func (h *adminHandler) user(c echo.Context) error {
 		if err != nil {
 			return h.failed(c, err)
 		}
+		h.live.sessionsEnded(ctx, id)
 		link := h.base(c) + "/reset/" + r.Token
 		mailed := r.To.Email != "" && h.mailOn()
 		if mailed {
@@ -216,6 +218,7 @@ func (h *adminHandler) user(c echo.Context) error {
 	if err != nil {
 		return h.failed(c, err)
 	}
+	h.live.sessionsEnded(ctx, id)
 	return h.done(c, action)
 }
 

@@ -197,7 +197,7 @@ func pendingSteps(next map[string]views.Step, gameURL string) {
 
 // gameScreen holds what one rendering of a game page needs.
 type gameScreen struct {
-	seq     uint64 // the game's change count when it was read (liveHub.seq)
+	seq     string // the game's version when it was read (liveHub.seq)
 	game    db.Game
 	moves   []db.Move
 	match   db.Match
