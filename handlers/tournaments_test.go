@@ -126,8 +126,11 @@ func TestTournamentsThroughTheSite(t *testing.T) {
 	}
 	playTournament(t, s, players, rr, lowerWins)
 	v.Get(rr)
-	if st := v.text("#tournament-status"); st != "Finished." {
+	if st := v.text("#tournament-status"); st != "Finished: pl1 won the tournament." {
 		t.Errorf("status %q", st)
+	}
+	if got := v.text("#tournament-computer-rule"); got != "" {
+		t.Errorf("the finished tournament still says %q", got)
 	}
 	if got := strings.Join(names(v.Last.Find("#standings tr[data-player]"), "data-player"), ","); got != "pl1,pl2,pl3,pl4" {
 		t.Errorf("round robin standings %s", got)
