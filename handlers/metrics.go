@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -101,6 +102,18 @@ func (m *metrics) activePlayers(since time.Time) int {
 // format. Serve it on an address of its own (trench serve --metrics-addr),
 // never on the public one.
 func (a *App) MetricsHandler() http.Handler { return a.metrics.handler() }
+
+// RegisterMetrics adds collectors (the certificates' expiry, say) to the
+// server's /metrics. Errors: a collector whose metrics clash with those
+// already registered.
+func (a *App) RegisterMetrics(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := a.metrics.reg.Register(c); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
+}
 
 // observe counts and times every request by its route pattern (never the
 // raw path, which may carry a feed's secret token) and, when the server

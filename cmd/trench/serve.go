@@ -287,6 +287,15 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	if secure != nil {
+		// The certificates are obtained now rather than at the first
+		// visit, checked every hour, and their expiry is on /metrics.
+		if err := app.RegisterMetrics(secure.Collector()); err != nil {
+			closeAll()
+			return err
+		}
+		go secure.Watch(ctx, time.Hour)
+	}
 	// The computer players stop (their searches end) before the database
 	// closes.
 	botCtx, stopBots := context.WithCancel(ctx)

@@ -209,13 +209,13 @@ func checkCertificate(c Config) Result {
 		d := c.TLS.Domains[0]
 		b, err := os.ReadFile(filepath.Join(c.TLS.CacheDir, d))
 		if errors.Is(err, fs.ErrNotExist) {
-			return Result{"certificate", Warn, fmt.Sprintf("no certificate for %s in %s yet: serve obtains it at the first HTTPS visit; the DNS of %s must point here and ports 80 and 443 be open", d, c.TLS.CacheDir, d)}
+			return Result{"certificate", Warn, fmt.Sprintf("no certificate for %s in %s yet: serve obtains it at start (and logs why when it cannot); the DNS of %s must point here and ports 80 and 443 be open", d, c.TLS.CacheDir, d)}
 		}
 		if err != nil {
 			return Result{"certificate", Fail, fmt.Sprintf("certificate cache: %v: it must be readable by the user that runs trench", err)}
 		}
 		leaf = firstCert(b)
-		what = fmt.Sprintf("renewal over ACME is failing: check that the DNS of %s points here, ports 80 and 443 are open, and the log of serve", d)
+		what = fmt.Sprintf("renewal over ACME is failing: check that the DNS of %s points here, ports 80 and 443 are open, and the log of serve (its \"certificate\" lines give the CA's answer)", d)
 	default:
 		return Result{"certificate", Skip, "no --domain and no --tls-cert: plain HTTP (behind a reverse proxy that does HTTPS?)"}
 	}

@@ -150,7 +150,7 @@ func TestCertificate(t *testing.T) {
 
 	// ACME: the cache file autocert writes (key, then chain).
 	c.TLS = https.Config{Domains: []string{"d.example.org"}, CacheDir: filepath.Join(dir, "certs")}
-	want(t, checkCertificate(c), Warn, "first HTTPS visit")
+	want(t, checkCertificate(c), Warn, "obtains it at start")
 	os.Mkdir(c.TLS.CacheDir, 0o700)
 	certFile, keyFile := selfSigned(t, dir, "d.example.org", now.Add(3*24*time.Hour))
 	k, _ := os.ReadFile(keyFile)
