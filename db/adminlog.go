@@ -64,17 +64,17 @@ type AdminAction struct {
 	TargetName string
 }
 
-// RecordAdminAction adds a to the admin log (its ID is ignored). Errors:
-// KindInvalid for a Via other than ViaWeb and ViaCLI, an empty action or
-// admin name, an unknown target kind.
+// RecordAdminAction adds a to the admin log (its ID is ignored). Errors
+// (a caller's mistake, not the admin's): a Via other than ViaWeb and
+// ViaCLI, an empty action or admin name, an unknown target kind.
 func (db *DB) RecordAdminAction(ctx context.Context, a AdminAction) error {
 	if a.Via != ViaWeb && a.Via != ViaCLI || a.Action == "" || strings.TrimSpace(a.AdminName) == "" {
-		return Errorf(KindInvalid, "An admin action needs who did it, how and what.")
+		return fmt.Errorf("db: record admin action: %q by %q via %q: want an action, an admin and web or cli", a.Action, a.AdminName, a.Via)
 	}
 	switch a.TargetKind {
 	case "", TargetUser, TargetChallenge, TargetReport, TargetMessage, TargetAnnouncement:
 	default:
-		return Errorf(KindInvalid, "Unknown kind of target %q.", a.TargetKind)
+		return fmt.Errorf("db: record admin action: unknown kind of target %q", a.TargetKind)
 	}
 	name := strings.ToValidUTF8(a.TargetName, "?")
 	if utf8.RuneCountInString(name) > maxTargetName {
