@@ -161,6 +161,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	if c.MetricsToken, err = metricsToken(c.MetricsToken, *metricsTokenFile); err != nil {
 		return c, err
 	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return c, err
+	}
 	if c.PprofAddr != "" && !loopbackAddr(c.PprofAddr) {
 		return c, fmt.Errorf("--pprof-addr %q: want a loopback address, e.g. 127.0.0.1:6060", c.PprofAddr)
 	}
@@ -247,6 +250,7 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnExposedKeys(logger, c)
 	var servers []*http.Server
 	var listeners []net.Listener
 	closeAll := func() {

@@ -220,3 +220,27 @@ func TestClock(t *testing.T) {
 	want(t, checkClock(ctx, Config{Now: at(now), TimeURL: srv.URL}, nil), OK, "within")
 	want(t, checkClock(ctx, Config{Now: at(now.Add(-10 * time.Minute)), TimeURL: srv.URL}, nil), Fail, "off")
 }
+
+// TestKeyFilesPrivate: a session key file or a TLS key that other users
+// may read fails the files check, naming the file and the chmod to run.
+func TestKeyFilesPrivate(t *testing.T) {
+	path := newDatabase(t)
+	keys := handlers.DefaultKeyFile(path)
+	tlsKey := filepath.Join(filepath.Dir(path), "tls.key")
+	for _, p := range []string{keys, tlsKey} {
+		if err := os.WriteFile(p, []byte("secret"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := Config{DB: path, TLS: https.Config{KeyFile: tlsKey}}
+	want(t, find(t, Run(context.Background(), c), "files"), OK)
+	for _, p := range []string{keys, tlsKey} {
+		os.Chmod(p, 0o644)
+		want(t, find(t, Run(context.Background(), c), "files"), Fail, p, "chmod 600 "+p)
+		os.Chmod(p, 0o600)
+	}
+	other := filepath.Join(filepath.Dir(path), "other.keys")
+	os.WriteFile(other, []byte("secret"), 0o640)
+	c.KeyFile = other
+	want(t, find(t, Run(context.Background(), c), "files"), Fail, "chmod 600 "+other)
+}
