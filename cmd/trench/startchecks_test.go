@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMalformedBaseURLRefused: serve (and doctor, which reads the same
@@ -65,5 +70,32 @@ func TestServeWarnsOfReadableKeyFile(t *testing.T) {
 	}
 	if log := run(); !strings.Contains(log, "level=WARN") || !strings.Contains(log, keys) || !strings.Contains(log, "chmod 600 "+keys) {
 		t.Fatalf("serve does not warn of the readable key file:\n%s", log)
+	}
+}
+
+// TestDoctorClockWithoutDomain: without --domain, doctor compares the
+// clock with the s3:// replica's server and says so.
+func TestDoctorClockWithoutDomain(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Date", time.Now().Add(10*time.Minute).UTC().Format(http.TimeFormat))
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", "x")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "y")
+	var out bytes.Buffer
+	err := doctorCommand(context.Background(), &out, []string{"--db", filepath.Join(t.TempDir(), "trench.db"),
+		"--replicate", "s3://bucket/trench?endpoint=" + srv.URL + "&region=us-east-1"})
+	if err == nil {
+		t.Fatalf("doctor finds nothing wrong with a clock ten minutes off:\n%s", out.String())
+	}
+	var clock string
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.Contains(line, "clock") {
+			clock = line
+		}
+	}
+	if !strings.HasPrefix(clock, "FAIL") || !strings.Contains(clock, "off "+srv.URL) {
+		t.Errorf("doctor's clock line: %q, want a failure naming %s", clock, srv.URL)
 	}
 }

@@ -244,3 +244,24 @@ func TestKeyFilesPrivate(t *testing.T) {
 	c.KeyFile = other
 	want(t, find(t, Run(context.Background(), c), "files"), Fail, "chmod 600 "+other)
 }
+
+// TestClockAgainstTheReplica: without --domain, an s3:// replica's
+// server is the clock compared with, and the result names it.
+func TestClockAgainstTheReplica(t *testing.T) {
+	for replica, want := range map[string]string{"": "", "file:///var/backups/trench": "", "s3://bucket/trench": "https://s3.amazonaws.com/",
+		"s3://bucket/trench?endpoint=http://127.0.0.1:9000&region=us-east-1": "http://127.0.0.1:9000/",
+		"s3://bucket/trench?endpoint=minio.example.org":                      "https://minio.example.org/"} {
+		if got := ReplicaTimeURL(replica); got != want {
+			t.Errorf("ReplicaTimeURL(%q) = %q, want %q", replica, got, want)
+		}
+	}
+	// An S3 server answers even a request without credentials with its
+	// Date: here ten minutes ahead of this machine.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Date", time.Now().Add(10*time.Minute).UTC().Format(http.TimeFormat))
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer srv.Close()
+	u := ReplicaTimeURL("s3://bucket/trench?endpoint=" + srv.URL)
+	want(t, checkClock(context.Background(), Config{Now: time.Now, TimeURL: u}, nil), Fail, "off "+u)
+}
