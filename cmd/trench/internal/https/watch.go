@@ -18,12 +18,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// renewBefore is how long before its expiry autocert starts renewing a
-// certificate (a third of its lifetime, at most 30 days), retrying every
-// 30 to 60 minutes until it succeeds; renewGrace is how long after that
-// the watcher takes the certificate for not renewed.
+// renewGrace is how long after autocert started renewing a certificate
+// (see renewBefore) the watcher takes it for not renewed: autocert
+// retries every 30 to 60 minutes until it succeeds.
 const renewGrace = 2 * time.Hour
 
+// renewBefore is how long before its expiry autocert starts renewing
+// leaf: a third of its lifetime, at most 30 days.
 func renewBefore(leaf *x509.Certificate) time.Duration {
 	return min(leaf.NotAfter.Sub(leaf.NotBefore)/3, 30*24*time.Hour)
 }
