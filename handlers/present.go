@@ -309,6 +309,13 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 		if err != nil {
 			return nil, err
 		}
+		if cs := clocks[i]; !g.Finished() && !cs.Stopped && cs.Left <= 0 {
+			// Between the deadline and the background job: what happens next.
+			mover := g.Side[g.ToMove]
+			if r.Clock, err = timeUp(ctx, store, mover, mover.ID == viewerID, cs.Left, now); err != nil {
+				return nil, err
+			}
+		}
 		rows = append(rows, r)
 	}
 	return rows, nil

@@ -97,6 +97,14 @@ func TestTimeUpSaysWhatHappensNext(t *testing.T) {
 				if got := p.c.text("#clock"); got != p.want {
 					t.Errorf("%s reads %q, want %q", p.c.Name, got, p.want)
 				}
+				// The dashboard and alice's profile say the same.
+				for _, page := range []string{"/", "/players/alice"} {
+					p.c.Get(page)
+					p.c.wantStatus(http.StatusOK)
+					if got := p.c.text("table.games tbody tr td:nth-child(5)"); got != p.want {
+						t.Errorf("on %s %s reads %q, want %q", page, p.c.Name, got, p.want)
+					}
+				}
 			}
 		})
 	}
