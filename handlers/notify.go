@@ -322,7 +322,7 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	if c.Request().Method == http.MethodGet {
 		p.MovesDone = c.QueryParam("moves") == "1"
 	}
-	p.EmailVerified = s.Verified && p.Email == s.Email
+	p.SavedEmail, p.EmailVerified = s.Email, s.Verified
 	p.MailOff = !h.mailOn()
 	if s.Failure != "" {
 		p.MailFailure = tr(c, "The last mail to %s could not be delivered (%s): %s.",

@@ -885,3 +885,33 @@ func TestSenderOutsideASCIIRefused(t *testing.T) {
 		t.Fatalf("a sender at exämple.org: %v, want a refusal naming trench@xn--exmple-cua.org", err)
 	}
 }
+
+// TestVerificationMailRefused: the settings page speaks of the address
+// stored, not of one the form refused; and a verification mail that the
+// mail server refuses is shown there as the notifications' failures are.
+func TestVerificationMailRefused(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, _ := signedUpPair(t, s)
+	saveNotify(t, a, "alice@example.org", "move")
+	a.Submit(a.Last.Find(`form[action="/settings/notifications"]`), url.Values{"email": {"alice@[192.0.2.1]"}, "mode": {"move"}})
+	a.wantStatus(http.StatusBadRequest)
+	if got := a.text("#email-status"); !strings.HasPrefix(got, "alice@example.org is not verified yet") {
+		t.Fatalf("after a refused address the status reads %q, want the stored address's", got)
+	}
+	sink.RefuseRcpt("alice@example.org")
+	a.Get("/settings")
+	a.Submit(a.Last.Find(`form[action="/settings/email/verify"]`), nil)
+	a.wantStatus(http.StatusOK)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		a.Get("/settings")
+		if got := a.text("#mail-failure"); strings.Contains(got, "alice@example.org") && strings.Contains(got, "553") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a refused verification mail is not shown on the settings page: %q", a.text("#notifications"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
