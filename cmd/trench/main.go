@@ -50,6 +50,7 @@ const usage = `usage:
   trench doctor [--db FILE] [flags as for serve]
   trench version
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
+  trench bench --fill N --db FILE
   trench crashtest [--rounds N] [--load D] [--bin FILE]
   trench bot move trench|trenches|cards POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
   trench bot duel --game trench|trenches|cards [--rules R] --a LEVEL --b LEVEL --games N [--movetime MS | --nodes N] [--seed N]

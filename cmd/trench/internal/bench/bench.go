@@ -138,11 +138,16 @@ func Command(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.IntVar(&cfg.LoadProcs, "load-procs", 1, "with the server in another process: processors the load's clients may use at once (GOMAXPROCS of this process; 0: all), to leave the others to the server")
 	fs.BoolVar(&cfg.Live, "live", true, "the clients behave as browsers with JavaScript: each tab holds its page's event stream and the waiting player learns of a move from the update pushed to it (false: the waiting tab polls, as a page whose stream is down)")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
+	fillN := fs.Int("fill", 0, "instead of a load: build a database of this many games for measurement at --db (real games, players, ratings, dates over years, tournaments; about 2% in progress)")
+	fillDB := fs.String("db", "", "with --fill: the database to make (it must not exist)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("bench: unexpected arguments %q", fs.Args())
+	}
+	if *fillN > 0 {
+		return fill(ctx, stdout, *fillDB, *fillN)
 	}
 	res, err := runBench(ctx, cfg, stdout)
 	if err != nil {
