@@ -437,14 +437,15 @@ func fillName(i int) string {
 }
 
 // pick draws a player who has joined by at: a few players play a great
-// many games (the i-th of n by density ∝ (i/n)^(-2/3): the first tenth of
-// a percent play a tenth of all games), most a handful.
+// many games (the i-th of n by density ∝ (i/n)^(-1/2): the first
+// hundredth of a percent play one game in a hundred, thousands each in a
+// million games), most a handful.
 func (f *filler) pick(at int64) *fillPlayer {
 	n := len(f.players)
 	// Those who joined by at are a prefix of the players.
 	joined := max(2, sort.Search(n, func(i int) bool { return f.players[i].joined > at }))
 	u := f.rng.Float64()
-	return f.players[min(joined-1, int(float64(joined)*u*u*u))]
+	return f.players[min(joined-1, int(float64(joined)*u*u))]
 }
 
 func (f *filler) pair(at int64) [2]*fillPlayer {
