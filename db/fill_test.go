@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -80,5 +81,78 @@ func TestFill(t *testing.T) {
 	}
 	if _, err := db.Fill(ctx, path, db.FillOptions{Games: 10, PasswordHash: "hash", Now: t0}); err == nil {
 		t.Fatal("a second fill of a filled database was accepted")
+	}
+}
+
+// TestArchiveCursorPages walks the archive from its first page to its
+// last by the cursors of its links, then back: every finished game once,
+// in order, and the same pages on the way back; a page of a player's
+// games too.
+func TestArchiveCursorPages(t *testing.T) {
+	ctx := context.Background()
+	path, res := fill(t, 400)
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for _, f := range []db.ArchiveFilter{{}, {Player: res.Heaviest}} {
+		var forward [][]int64
+		p, err := store.Archive(ctx, f)
+		for err == nil {
+			var ids []int64
+			for _, r := range p.Rows {
+				ids = append(ids, r.Game.ID)
+			}
+			forward = append(forward, ids)
+			if p.Older == "" {
+				break
+			}
+			next := f
+			next.Before = p.Older
+			p, err = store.Archive(ctx, next)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []int64
+		for _, ids := range forward {
+			all = append(all, ids...)
+		}
+		first, err := store.Archive(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != first.Total || len(forward) != (first.Total+db.ArchivePageSize-1)/db.ArchivePageSize {
+			t.Fatalf("%+v: %d games on %d pages, the count says %d", f, len(all), len(forward), first.Total)
+		}
+		seen := map[int64]bool{}
+		for _, id := range all {
+			if seen[id] {
+				t.Fatalf("%+v: game %d twice", f, id)
+			}
+			seen[id] = true
+		}
+		// Back from the last page by the Newer cursors.
+		for i := len(forward) - 1; i > 0; i-- {
+			back := f
+			back.After = p.Newer
+			if p, err = store.Archive(ctx, back); err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			for _, r := range p.Rows {
+				ids = append(ids, r.Game.ID)
+			}
+			if fmt.Sprint(ids) != fmt.Sprint(forward[i-1]) {
+				t.Fatalf("%+v: page %d back is %v, forward it was %v", f, i, ids, forward[i-1])
+			}
+		}
+		if p.Newer != "" {
+			t.Errorf("%+v: the first page has a newer page", f)
+		}
+	}
+	if _, err := store.Archive(ctx, db.ArchiveFilter{Before: "x.1"}); db.KindOf(err) != db.KindInvalid {
+		t.Errorf("a malformed cursor: %v", err)
 	}
 }
