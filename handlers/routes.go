@@ -55,8 +55,8 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
-	account := newAccountHandler(accountHandler{db: a.db, sessions: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,
-		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage})
+	account := &accountHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now,
+		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage}
 	site.GET("/reset", account.resetForm)
 	site.POST("/reset", account.requestReset)
 	site.GET("/reset/:token", account.resetPasswordForm)
