@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	netmail "net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -255,17 +256,28 @@ func (h *accountHandler) export(c echo.Context) error {
 }
 
 // deleteAccount deletes the signed-in user's account once they confirm
-// it with their password, and signs them out.
+// it with their password, and signs them out. Wrong passwords back off
+// as at a password change (limits.passwordFor).
 func (h *accountHandler) deleteAccount(c echo.Context) error {
 	ctx := c.Request().Context()
 	u, err := h.db.UserByID(ctx, currentViewer(c).ID)
 	if err != nil {
 		return err
 	}
+	// Wrong passwords back off as at a password change, on the same count.
+	key := strconv.FormatInt(u.ID, 10)
+	if wait := h.limits.passwordFor.wait(key); wait > 0 {
+		err := tooMany(tr(c, "Too many wrong passwords."), wait)
+		setRetryAfter(c, err)
+		_, msg := statusOf(c, err)
+		return h.settingsPage(c, http.StatusTooManyRequests, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), DeleteError: msg})
+	}
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("password"))) != nil {
+		h.limits.passwordFor.fail(key)
 		return h.settingsPage(c, http.StatusUnauthorized, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")),
 			DeleteError: tr(c, "That is not your password; nothing was deleted.")})
 	}
+	h.limits.passwordFor.succeed(key)
 	if err := h.db.DeleteAccount(ctx, u.ID, h.now()); err != nil {
 		return err
 	}

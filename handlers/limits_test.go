@@ -169,3 +169,42 @@ func TestSignInTimingSameForUnknownNames(t *testing.T) {
 		t.Fatalf("a wrong password takes %v for a known name, %v for an unknown one", known, unknown)
 	}
 }
+
+// Wrong passwords at an account's deletion back off as at a password
+// change, on the same count: 40 guesses in a row are not all answered;
+// the owner deletes once the wait is over.
+func TestDeleteAccountBacksOff(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("alice")
+	a.Get("/settings")
+	refused := 0
+	for i := range 40 {
+		a.Post("/settings/delete", url.Values{"password": {fmt.Sprintf("guess %d!!", i)}})
+		switch a.Status {
+		case http.StatusUnauthorized:
+			if refused > 0 {
+				t.Fatalf("guess %d answered 401 after a 429, with the clock still", i)
+			}
+		case http.StatusTooManyRequests:
+			refused++
+			if a.Header.Get("Retry-After") != "1" || !strings.Contains(a.text(".flash"), "try again in 1 second") {
+				t.Fatalf("guess %d: 429 says %q, Retry-After %q", i, a.text(".flash"), a.Header.Get("Retry-After"))
+			}
+		default:
+			t.Fatalf("guess %d: status %d", i, a.Status)
+		}
+	}
+	if refused != 35 {
+		t.Fatalf("%d of 40 wrong passwords were refused with 429, want 35 (after 5)", refused)
+	}
+	// The wait is shared with the password change.
+	a.Post("/settings/password", url.Values{"current": {"correct horse"}, "password": {"new password 1"}})
+	a.wantStatus(http.StatusTooManyRequests)
+	s.Clock.Advance(time.Second)
+	a.Post("/settings/delete", url.Values{"password": {"correct horse"}})
+	a.wantStatus(http.StatusOK)
+	if !strings.Contains(a.text("main"), "is deleted") {
+		t.Fatalf("after the wait the deletion says %q", a.text("main"))
+	}
+}
