@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
 )
 
@@ -206,5 +207,48 @@ func TestDeleteAccountBacksOff(t *testing.T) {
 	a.wantStatus(http.StatusOK)
 	if !strings.Contains(a.text("main"), "is deleted") {
 		t.Fatalf("after the wait the deletion says %q", a.text("main"))
+	}
+}
+
+// A player has at most db.MaxOpenTournaments tournaments in sign-up or
+// running: 40 created in a row put 3 on the list, the others are
+// answered 429 with Retry-After on the form, in the player's language.
+// Cancelling one makes room; an administrator is not capped.
+func TestOpenTournamentsPerOrganiserCapped(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin, a := signedUpPair(t, s) // the first account is an administrator
+	a.AcceptLanguage = "fr"
+	a.Get("/tournaments/new")
+	form := func(i int) url.Values {
+		return url.Values{"name": {fmt.Sprintf("Cup %d", i)}, "game": {"trenches:standard"}, "format": {"roundrobin"},
+			"min": {"2"}, "max": {"4"}, "days": {"3"}, "starts": {""}}
+	}
+	var first string
+	for i := range 40 {
+		a.Submit(a.Last.Find("#tournament-form"), form(i))
+		if i < db.MaxOpenTournaments {
+			a.wantStatus(http.StatusOK)
+			if first == "" {
+				first = strings.TrimPrefix(a.URL, s.URL)
+			}
+			a.Get("/tournaments/new")
+			continue
+		}
+		a.wantStatus(http.StatusTooManyRequests)
+		if msg := a.text(".flash"); !strings.Contains(msg, "Vous avez 3 tournois en inscription ou en cours") ||
+			a.Header.Get("Retry-After") != "3600" || a.Last.Find("#tournament-form").Length() != 1 {
+			t.Fatalf("creation %d: 429 says %q, Retry-After %q", i, msg, a.Header.Get("Retry-After"))
+		}
+	}
+	admin.Get("/tournaments")
+	if n := admin.Last.Find("#tournaments-upcoming tbody tr").Length(); n != db.MaxOpenTournaments {
+		t.Fatalf("%d tournaments listed after 40 created in a row, want %d", n, db.MaxOpenTournaments)
+	}
+	// A cancelled one frees its place.
+	tournamentAct(t, a, first, "cancel")
+	organise(t, a, form(100))
+	// Administrators organise without a cap.
+	for i := range db.MaxOpenTournaments + 2 {
+		organise(t, admin, form(200+i))
 	}
 }
