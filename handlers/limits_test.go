@@ -252,3 +252,32 @@ func TestOpenTournamentsPerOrganiserCapped(t *testing.T) {
 		organise(t, admin, form(200+i))
 	}
 }
+
+// A page number past the end of a list, however large, shows the list's
+// last page (as /archive does): never a 500.
+func TestHugePageNumbersShowTheLastPage(t *testing.T) {
+	s := startServer(t, "", nil)
+	signedUpPair(t, s)
+	finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 6)
+	v := s.newClient(t)
+	for _, page := range []string{"9223372036854775807", "9223372036854775808", "99999999999999999999999", "1048577", "2"} {
+		// The leaderboard is empty (no rated games): its one page.
+		v.Get("/leaderboard/trench?page=" + page)
+		if v.Status != http.StatusOK || v.Last.Find("#leaderboard-empty").Length() != 1 {
+			t.Fatalf("/leaderboard/trench?page=%s: status %d", page, v.Status)
+		}
+		for path, rows := range map[string]string{"/players": "#players tbody tr", "/archive": "main table tbody tr"} {
+			v.Get(path + "?page=" + page)
+			if v.Status != http.StatusOK {
+				t.Fatalf("%s?page=%s: status %d", path, page, v.Status)
+			}
+			if v.Last.Find(rows).Length() == 0 {
+				t.Errorf("%s?page=%s lists nothing, want the last page", path, page)
+			}
+		}
+	}
+	for _, page := range []string{"0", "-9223372036854775809", "x"} {
+		v.Get("/leaderboard/trench?page=" + page)
+		v.wantStatus(http.StatusBadRequest)
+	}
+}
