@@ -62,12 +62,6 @@ type NewTournament struct {
 // player may have organised at once (administrators are not capped).
 const MaxOpenTournaments = 3
 
-// CapRetryAfter is the Retry-After of a refusal by a cap on open things
-// (challenges, tournaments): the count falls when the player or others
-// act, at no time known in advance, so it is a hint to clients that
-// retry by themselves.
-const CapRetryAfter = time.Hour
-
 // Tournament is a tournament's settings and state.
 type Tournament struct {
 	ID         int64
