@@ -117,7 +117,8 @@ func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings,
 
 // SetNotify stores userID's e-mail address (already validated and
 // normalised by the caller; "" for none) and mode; a new address is not
-// verified until VerifyEmail. Errors: KindInvalid for
+// verified until VerifyEmail, and the reset links sent to the old one
+// stop working. Errors: KindInvalid for
 // an unknown mode, an address that is too long, or a mode that mails
 // without an address; KindNotFound for an unknown user.
 func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode NotifyMode) error {
@@ -136,6 +137,15 @@ func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode No
 	defer tx.Rollback()
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return err
+	}
+	var old string
+	if err := tx.QueryRowContext(ctx, `SELECT email FROM notify_settings WHERE user_id = ?`, userID).Scan(&old); err != nil {
+		return fmt.Errorf("db: set notify: %w", err)
+	}
+	if !strings.EqualFold(old, email) {
+		if err := endResetLinks(ctx, tx, userID); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email_verified = email_verified AND email = ?1, email = ?1, mode = ?2 WHERE user_id = ?3`,
 		email, string(mode), userID); err != nil {
