@@ -139,7 +139,7 @@ func (a *App) routes(e *echo.Echo) {
 func (a *App) csrf() echo.MiddlewareFunc {
 	return middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token", // not shown
-		CookieName:     "_csrf",
+		CookieName:     cookieName("_csrf", a.cfg.SecureCookies),
 		CookiePath:     "/",
 		CookieMaxAge:   int((60 * 24 * time.Hour).Seconds()),
 		CookieHTTPOnly: true,
