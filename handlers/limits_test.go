@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -279,5 +280,33 @@ func TestHugePageNumbersShowTheLastPage(t *testing.T) {
 	for _, page := range []string{"0", "-9223372036854775809", "x"} {
 		v.Get("/leaderboard/trench?page=" + page)
 		v.wantStatus(http.StatusBadRequest)
+	}
+}
+
+// /static/ serves its files and lists no folder: the root, with or
+// without its slash, answers 404 like an unknown file.
+func TestStaticListsNoFolder(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	for _, p := range []string{"/static/", "/static/.", "/static//", "/static/./", "/static/none.js", "/static/x/../"} {
+		res, err := c.http.Get(s.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound || strings.Contains(string(body), `href="VERSIONS"`) {
+			t.Errorf("GET %s: status %d, body %.80q; want 404 without a listing", p, res.StatusCode, body)
+		}
+	}
+	for _, p := range []string{"/static/style.css", "/static/htmx.min.js", "/static/units.svg"} {
+		res, err := c.http.Get(s.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || res.Header.Get("Cache-Control") != "public, max-age=3600" {
+			t.Errorf("GET %s: status %d, Cache-Control %q", p, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"io/fs"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -19,10 +21,17 @@ func (a *App) routes(e *echo.Echo) {
 	e.Use(securityHeaders)
 
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))
-	e.GET("/static/*", echo.WrapHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		files.ServeHTTP(w, r)
-	})))
+	e.GET("/static/*", func(c echo.Context) error {
+		// Files only: a folder (the root included) is not listed.
+		name := strings.TrimPrefix(path.Clean(c.Request().URL.Path), "/static")
+		name = strings.TrimPrefix(name, "/")
+		if fi, err := fs.Stat(static.FS, name); name == "" || err != nil || fi.IsDir() {
+			return echo.ErrNotFound
+		}
+		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
