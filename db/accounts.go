@@ -137,6 +137,16 @@ func (db *DB) RequestPasswordReset(ctx context.Context, email string, now time.T
 	return r, tx.Commit()
 }
 
+// endResetLinks makes every reset link of userID stop working. The rows
+// stay (expiring at their creation) so that the links sent in the last
+// hour are still counted (maxResetsPerHour).
+func endResetLinks(ctx context.Context, tx *Tx, userID int64) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE account_tokens SET expires_at = MIN(expires_at, created_at) WHERE user_id = ? AND purpose = 'reset'`, userID); err != nil {
+		return fmt.Errorf("db: end reset links: %w", err)
+	}
+	return nil
+}
+
 // ResetTokenUser returns the account that reset token tok is for, without
 // using it. Errors: KindNotFound for a malformed, unknown, used or expired
 // token.

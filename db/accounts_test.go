@@ -254,7 +254,7 @@ func TestExportAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err := store.ExportAccount(ctx, ann.ID)
-	if err != nil || d.User.Name != "ann" || len(d.Games) != 1 || d.Games[0].Game.ID != g.ID || d.Notify.FeedToken == "" {
+	if err != nil || d.User.Name != "ann" || len(d.Games) != 1 || d.Games[0].Game.ID != g.ID {
 		t.Fatalf("export: %+v %v", d, err)
 	}
 }
@@ -340,5 +340,62 @@ func TestSuspendAndReports(t *testing.T) {
 	us, err := store.SearchUsers(ctx, "O")
 	if err != nil || len(us) != 1 || us[0].Name != "bob" {
 		t.Fatalf("search: %+v %v", us, err)
+	}
+}
+
+// A reset link stops working once the password is changed, or the
+// address it went to is replaced; a change of the notification choice
+// alone keeps it. The links sent still count towards the hourly cap.
+func TestResetLinksEndAtPasswordAndAddressChange(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	ann := users(t, store, "ann")[0]
+	verifiedAddress(t, store, ann.ID, "ann@example.org")
+	works := func(tok string) bool {
+		_, err := store.ResetTokenUser(ctx, tok, t0.Add(time.Minute))
+		if err != nil && db.KindOf(err) != db.KindNotFound {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	r1, err := store.RequestPasswordReset(ctx, "ann@example.org", t0)
+	if err != nil || !works(r1.Token) {
+		t.Fatalf("a new link does not work: %v", err)
+	}
+	if err := store.SetPassword(ctx, ann.ID, "new hash", 0); err != nil {
+		t.Fatal(err)
+	}
+	if works(r1.Token) {
+		t.Error("a reset link still works after a password change")
+	}
+	if _, err := store.ResetPassword(ctx, r1.Token, "attacker's hash", t0.Add(time.Minute)); db.KindOf(err) != db.KindNotFound {
+		t.Errorf("a reset link sets the password after a password change: %v", err)
+	}
+
+	r2, err := store.RequestPasswordReset(ctx, "ann@example.org", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetNotify(ctx, ann.ID, "ann@example.org", db.NotifyMove); err != nil {
+		t.Fatal(err)
+	}
+	if !works(r2.Token) {
+		t.Error("a reset link ended when only the notification choice changed")
+	}
+	if err := store.SetNotify(ctx, ann.ID, "ann@elsewhere.example", db.NotifyNone); err != nil {
+		t.Fatal(err)
+	}
+	if works(r2.Token) {
+		t.Error("a reset link still works after the address changed")
+	}
+	if _, err := store.RequestPasswordReset(ctx, "ann@example.org", t0); db.KindOf(err) != db.KindNotFound {
+		t.Errorf("a reset for the old address: %v", err)
+	}
+	verifiedAddress(t, store, ann.ID, "ann@example.org")
+	if _, err := store.RequestPasswordReset(ctx, "ann@example.org", t0.Add(time.Minute)); err != nil {
+		t.Fatalf("a third link in the hour: %v", err)
+	}
+	if _, err := store.RequestPasswordReset(ctx, "ann@example.org", t0.Add(2*time.Minute)); db.KindOf(err) != db.KindTooMany {
+		t.Errorf("a fourth link in the hour: %v, want the hourly cap to count the ended ones", err)
 	}
 }

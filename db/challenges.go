@@ -120,7 +120,7 @@ func (db *DB) CreateChallenge(ctx context.Context, c NewChallenge, now time.Time
 		return Challenge{}, fmt.Errorf("db: count open challenges: %w", err)
 	}
 	if open >= MaxOpenChallenges {
-		return Challenge{}, TooMany(0, "You have %d open challenges, as many as one player may have. You can make another as soon as one is accepted, declined or cancelled.", open)
+		return Challenge{}, TooMany(CapRetryAfter, "You have %d open challenges, as many as one player may have. You can make another as soon as one is accepted, declined or cancelled.", open)
 	}
 	var opp sql.NullInt64
 	if c.Opponent != "" {

@@ -65,6 +65,12 @@ func TooMany(wait time.Duration, format string, args ...any) error {
 	return &Error{Kind: KindTooMany, Msg: fmt.Sprintf(format, args...), Format: format, Args: args, RetryAfter: wait}
 }
 
+// CapRetryAfter is the Retry-After of a refusal by a cap on open things
+// (challenges, tournaments): the count falls when the player or others
+// act, at no time known in advance, so it is a hint to clients that
+// retry by themselves.
+const CapRetryAfter = time.Hour
+
 // RetryAfter returns how long until the action refused with err is allowed
 // again: the RetryAfter of a KindTooMany *Error, 0 otherwise.
 func RetryAfter(err error) time.Duration {

@@ -73,7 +73,8 @@ func (db *DB) leaders(ctx context.Context, game string, now time.Time) ([]Leader
 }
 
 // Leaderboard returns the listed players of game (engine key) at now,
-// best first, limit rows from offset, and how many are listed in all.
+// best first, limit rows from offset (a negative one is 0), and how many
+// are listed in all.
 // Players level on rating share a rank. Errors: the database cannot be
 // read.
 func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, int, error) {
@@ -81,6 +82,7 @@ func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offse
 	if err != nil {
 		return nil, 0, err
 	}
+	offset = max(0, offset)
 	if offset >= len(all) {
 		return nil, len(all), nil
 	}

@@ -4,11 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"modernc.org/sqlite"
 )
 
 // NotifyMode is how often a player wants e-mail about games waiting for
@@ -31,13 +35,13 @@ func (m NotifyMode) Valid() bool {
 // a forward path).
 const MaxEmailLength = 254
 
-// NotifySettings is what a player chose to be told, and the secret token
-// of their personal feed.
+// NotifySettings is what a player chose to be told. (Their personal
+// feed's token is kept as a hash only: RegenerateFeedToken returns it
+// once.)
 type NotifySettings struct {
-	Email     string
-	Verified  bool // Email was proven to reach its owner (VerifyEmail)
-	Mode      NotifyMode
-	FeedToken string
+	Email    string
+	Verified bool // Email was proven to reach its owner (VerifyEmail)
+	Mode     NotifyMode
 	// FailedAt and Failure are when the last mail to Email was refused
 	// and the mail server's answer; zero and "" when none was.
 	FailedAt time.Time
@@ -45,13 +49,13 @@ type NotifySettings struct {
 }
 
 // notifyColumns are the columns scanNotify reads.
-const notifyColumns = `email, email_verified, mode, feed_token, CASE WHEN failed_email = email THEN failed_at ELSE 0 END,
+const notifyColumns = `email, email_verified, mode, CASE WHEN failed_email = email THEN failed_at ELSE 0 END,
 	CASE WHEN failed_email = email THEN failure ELSE '' END`
 
 func scanNotify(row *sql.Row) (NotifySettings, error) {
 	var s NotifySettings
 	var failed int64
-	err := row.Scan(&s.Email, &s.Verified, &s.Mode, &s.FeedToken, &failed, &s.Failure)
+	err := row.Scan(&s.Email, &s.Verified, &s.Mode, &failed, &s.Failure)
 	if failed != 0 {
 		s.FailedAt = fromUnix(failed)
 	}
@@ -61,23 +65,44 @@ func scanNotify(row *sql.Row) (NotifySettings, error) {
 // feedTokenBytes is the feed token's size: 128 random bits.
 const feedTokenBytes = 16
 
-func newFeedToken() (string, error) {
+// newFeedToken returns a new feed token and the hash it is stored under.
+func newFeedToken() (tok, hash string, err error) {
 	b := make([]byte, feedTokenBytes)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("db: feed token: %w", err)
+		return "", "", fmt.Errorf("db: feed token: %w", err)
 	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
+	tok = base64.RawURLEncoding.EncodeToString(b)
+	return tok, feedHash(tok), nil
 }
 
-// ensureNotifyRow makes userID's settings row (no mail, a new feed token)
-// unless there is one.
+// feedHash is the stored form of feed token tok: its SHA-256 in lower-case
+// hex, as migration 018 computed it for the tokens stored before.
+func feedHash(tok string) string { return hex.EncodeToString(hashToken(tok)) }
+
+// trench_sha256(text) is the SHA-256 of text's bytes, as a blob, for the
+// migrations (018 hashes the feed tokens stored in clear before).
+func init() {
+	err := sqlite.RegisterDeterministicScalarFunction("trench_sha256", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		s, ok := args[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("trench_sha256: want text, got %T", args[0])
+		}
+		return hashToken(s), nil
+	})
+	if err != nil {
+		panic(fmt.Sprintf("db: register trench_sha256: %v", err))
+	}
+}
+
+// ensureNotifyRow makes userID's settings row (no mail, a feed token
+// nobody is shown until the player makes a new one) unless there is one.
 func ensureNotifyRow(ctx context.Context, tx *Tx, userID int64) error {
-	tok, err := newFeedToken()
+	_, hash, err := newFeedToken()
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO notify_settings (user_id, feed_token) VALUES (?, ?)
-		ON CONFLICT (user_id) DO NOTHING`, userID, tok); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO notify_settings (user_id, feed_hash) VALUES (?, ?)
+		ON CONFLICT (user_id) DO NOTHING`, userID, hash); err != nil {
 		if isForeignKey(err) {
 			return Errorf(KindNotFound, "No such player.")
 		}
@@ -117,7 +142,8 @@ func (db *DB) NotifySettings(ctx context.Context, userID int64) (NotifySettings,
 
 // SetNotify stores userID's e-mail address (already validated and
 // normalised by the caller; "" for none) and mode; a new address is not
-// verified until VerifyEmail. Errors: KindInvalid for
+// verified until VerifyEmail, and the reset links sent to the old one
+// stop working. Errors: KindInvalid for
 // an unknown mode, an address that is too long, or a mode that mails
 // without an address; KindNotFound for an unknown user.
 func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode NotifyMode) error {
@@ -136,6 +162,15 @@ func (db *DB) SetNotify(ctx context.Context, userID int64, email string, mode No
 	defer tx.Rollback()
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return err
+	}
+	var old string
+	if err := tx.QueryRowContext(ctx, `SELECT email FROM notify_settings WHERE user_id = ?`, userID).Scan(&old); err != nil {
+		return fmt.Errorf("db: set notify: %w", err)
+	}
+	if !strings.EqualFold(old, email) {
+		if err := endResetLinks(ctx, tx, userID); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET email_verified = email_verified AND email = ?1, email = ?1, mode = ?2 WHERE user_id = ?3`,
 		email, string(mode), userID); err != nil {
@@ -161,9 +196,10 @@ func (db *DB) RecordMailFailure(ctx context.Context, userID int64, email, reason
 }
 
 // RegenerateFeedToken gives userID a new feed token and returns it; the
-// old one stops working at once. Errors: KindNotFound for an unknown user.
+// old one stops working at once. Only the token's hash is stored, so this
+// is the one time it is known. Errors: KindNotFound for an unknown user.
 func (db *DB) RegenerateFeedToken(ctx context.Context, userID int64) (string, error) {
-	tok, err := newFeedToken()
+	tok, hash, err := newFeedToken()
 	if err != nil {
 		return "", err
 	}
@@ -175,7 +211,7 @@ func (db *DB) RegenerateFeedToken(ctx context.Context, userID int64) (string, er
 	if err := ensureNotifyRow(ctx, tx, userID); err != nil {
 		return "", err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET feed_token = ? WHERE user_id = ?`, tok, userID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE notify_settings SET feed_hash = ? WHERE user_id = ?`, hash, userID); err != nil {
 		return "", fmt.Errorf("db: regenerate feed token: %w", err)
 	}
 	return tok, tx.Commit()
@@ -188,7 +224,7 @@ func (db *DB) UserByFeedToken(ctx context.Context, token string) (User, error) {
 		return User{}, Errorf(KindNotFound, "No such feed.")
 	}
 	u, err := scanUser(db.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users
-		WHERE id = (SELECT user_id FROM notify_settings WHERE feed_token = ?)`, token))
+		WHERE id = (SELECT user_id FROM notify_settings WHERE feed_hash = ?)`, feedHash(token)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, Errorf(KindNotFound, "No such feed.")
 	}

@@ -52,7 +52,15 @@ type NewTournament struct {
 	// MinPlayers, and is cancelled otherwise); zero: it starts when full.
 	StartsAt time.Time
 	Seed     int64 // drives the matches' random choices
+	// MaxOpen is how many tournaments in sign-up or running the organiser
+	// may have, the new one included (MaxOpenTournaments for a player);
+	// 0 means no cap.
+	MaxOpen int
 }
+
+// MaxOpenTournaments is how many tournaments in sign-up or running one
+// player may have organised at once (administrators are not capped).
+const MaxOpenTournaments = 3
 
 // Tournament is a tournament's settings and state.
 type Tournament struct {
@@ -146,7 +154,8 @@ func tournamentByID(ctx context.Context, q queryer, id int64) (Tournament, error
 
 // CreateTournament validates nt and stores the tournament, open for
 // sign-up. Errors: KindInvalid for a bad name, game, variant, format,
-// size, number of rounds, time control or start.
+// size, number of rounds, time control or start; KindTooMany when the
+// organiser already has nt.MaxOpen tournaments in sign-up or running.
 func (db *DB) CreateTournament(ctx context.Context, nt NewTournament, now time.Time) (Tournament, error) {
 	nt.Name = strings.TrimSpace(nt.Name)
 	if n := len([]rune(nt.Name)); n < 3 || n > 60 {
@@ -197,6 +206,16 @@ func (db *DB) CreateTournament(ctx context.Context, nt NewTournament, now time.T
 		return Tournament{}, err
 	}
 	defer tx.Rollback()
+	if nt.MaxOpen > 0 {
+		var open int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tournaments WHERE organiser_id = ? AND status IN ('signup', 'running')`,
+			nt.OrganiserID).Scan(&open); err != nil {
+			return Tournament{}, fmt.Errorf("db: count open tournaments: %w", err)
+		}
+		if open >= nt.MaxOpen {
+			return Tournament{}, TooMany(CapRetryAfter, "You have %d tournaments in sign-up or running, as many as one organiser may have. You can create another once one has ended or been cancelled.", open)
+		}
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO tournaments (name, organiser_id, game, variant, format, rounds, min_players, max_players,
 		days_per_move, clock, bank_initial_s, bank_add_s, bank_max_s, rated, starts_at, seed, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -120,7 +120,8 @@ func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
 
 // SetPassword replaces the password hash of user id and, in the same
 // transaction, ends every session of the user except session keep (the
-// one that changed it; 0 ends them all). Errors: KindNotFound.
+// one that changed it; 0 ends them all) and every reset link of the
+// user. Errors: KindNotFound.
 func (db *DB) SetPassword(ctx context.Context, id int64, passwordHash string, keep int64) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -137,6 +138,9 @@ func (db *DB) SetPassword(ctx context.Context, id int64, passwordHash string, ke
 		return Errorf(KindNotFound, "No such player.")
 	}
 	if _, err := deleteSessions(ctx, tx, id, keep); err != nil {
+		return err
+	}
+	if err := endResetLinks(ctx, tx, id); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -7,15 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	netmail "net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/wneessen/go-mail"
 	"golang.org/x/crypto/bcrypt"
-	"golang.org/x/time/rate"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
@@ -36,22 +35,12 @@ type accountHandler struct {
 	mailOn func() bool
 	mail   func(to db.Recipient, subject, body string)
 	base   func(c echo.Context) string // the server's public URL
-	// Reset requests: per client address and per e-mail address, whether
-	// or not the address is known.
-	resetIP, resetAddr *middleware.RateLimiterMemoryStore
+	// limits counts reset requests (per client and per e-mail address,
+	// whether or not the address is known) and wrong passwords at
+	// deletion (with the password change's back-off).
+	limits *limits
 	// settingsPage renders the settings page (notifyHandler.settingsPage).
 	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
-}
-
-func newAccountHandler(h accountHandler) *accountHandler {
-	// Reset requests from one client address: bursts of 10, then one a
-	// minute.
-	h.resetIP = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: rate.Limit(1.0 / 60), Burst: 10, ExpiresIn: time.Hour})
-	// 3 per e-mail address per hour.
-	h.resetAddr = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: rate.Limit(3.0 / 3600), Burst: 3, ExpiresIn: 2 * time.Hour})
-	return &h
 }
 
 func (h *accountHandler) resetForm(c echo.Context) error {
@@ -74,15 +63,12 @@ func (h *accountHandler) requestReset(c echo.Context) error {
 		p.Error = tr(c, "That is not an e-mail address; write it as name@example.org.")
 		return render(c, http.StatusBadRequest, views.ResetRequestView(p), nil)
 	}
-	okIP, err := h.resetIP.Allow(c.RealIP())
-	if err != nil {
-		return err
+	ok, wait := h.limits.resetIP.allow(c.RealIP())
+	if ok {
+		ok, wait = h.limits.resetAddr.allow(strings.ToLower(addr.Address))
 	}
-	okAddr, err := h.resetAddr.Allow(strings.ToLower(addr.Address))
-	if err != nil {
-		return err
-	}
-	if !okIP || !okAddr {
+	if !ok {
+		retryAfter(c, wait)
 		p.Error = tr(c, "Too many requests for a reset link. Please wait a while and try again.")
 		return render(c, http.StatusTooManyRequests, views.ResetRequestView(p), nil)
 	}
@@ -273,17 +259,28 @@ func (h *accountHandler) export(c echo.Context) error {
 }
 
 // deleteAccount deletes the signed-in user's account once they confirm
-// it with their password, and signs them out.
+// it with their password, and signs them out. Wrong passwords back off
+// as at a password change (limits.passwordFor).
 func (h *accountHandler) deleteAccount(c echo.Context) error {
 	ctx := c.Request().Context()
 	u, err := h.db.UserByID(ctx, currentViewer(c).ID)
 	if err != nil {
 		return err
 	}
+	// Wrong passwords back off as at a password change, on the same count.
+	key := strconv.FormatInt(u.ID, 10)
+	if wait := h.limits.passwordFor.wait(key); wait > 0 {
+		err := tooMany(tr(c, "Too many wrong passwords."), wait)
+		setRetryAfter(c, err)
+		_, msg := statusOf(c, err)
+		return h.settingsPage(c, http.StatusTooManyRequests, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), DeleteError: msg})
+	}
 	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(c.FormValue("password"))) != nil {
+		h.limits.passwordFor.fail(key)
 		return h.settingsPage(c, http.StatusUnauthorized, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")),
 			DeleteError: tr(c, "That is not your password; nothing was deleted.")})
 	}
+	h.limits.passwordFor.succeed(key)
 	if err := h.db.DeleteAccount(ctx, u.ID, h.now()); err != nil {
 		return err
 	}

@@ -67,8 +67,9 @@ type Config struct {
 	AccessLog bool
 	// LiveMax is the most event streams (live updates of open pages) open
 	// at once, LivePerUser the most of one account (or, signed out, of
-	// one address); beyond them a page is answered 429 and updates when
-	// reloaded. 0 means DefaultLiveMax and DefaultLivePerUser.
+	// one client: an IPv4 address or an IPv6 /64, and four times as many
+	// of one IPv6 /48); beyond them a page is answered 429 and updates
+	// when reloaded. 0 means DefaultLiveMax and DefaultLivePerUser.
 	LiveMax, LivePerUser int
 	// LiveHeartbeat is how often an idle stream gets a comment line;
 	// 0 means DefaultLiveHeartbeat.

@@ -129,8 +129,9 @@ func (h *authHandler) dummyHash() ([]byte, error) {
 }
 
 // signIn checks the name and password. Attempts are limited per client
-// address and, with a growing back-off after a few failures, per (address,
-// account) pair: a guesser elsewhere never locks the owner out.
+// (an IPv4 address or an IPv6 /64, with its /48 capped too) and, with a
+// growing back-off after a few failures, per (client, account) pair: a
+// guesser elsewhere never locks the owner out.
 func (h *authHandler) signIn(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("name"))
 	pw := c.FormValue("password")
@@ -138,8 +139,7 @@ func (h *authHandler) signIn(c echo.Context) error {
 	if ok, wait := h.limits.signInIP.allow(ip); !ok {
 		return tooManyForm(c, false, name, tooMany(tr(c, "Too many sign-in attempts from your address."), wait))
 	}
-	key := pairKey(ip, name)
-	if wait := h.limits.signInPair.wait(key); wait > 0 {
+	if wait := h.limits.signInPair.wait(ip, name); wait > 0 {
 		return tooManyForm(c, false, name, tooMany(tr(c, "Too many wrong passwords for this account from your address."), wait))
 	}
 	u, err := h.db.UserByName(c.Request().Context(), name)
@@ -154,10 +154,10 @@ func (h *authHandler) signIn(c echo.Context) error {
 		}
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(pw)) != nil || !found {
-		h.limits.signInPair.fail(key)
+		h.limits.signInPair.fail(ip, name)
 		return formError(c, http.StatusUnauthorized, false, name, tr(c, "Wrong name or password."))
 	}
-	h.limits.signInPair.succeed(key)
+	h.limits.signInPair.succeed(ip, name)
 	if u.Suspended() {
 		return formError(c, http.StatusForbidden, false, name, tr(c, "This account is suspended. Please ask the server's admin."))
 	}

@@ -36,32 +36,56 @@ func TestSignUpSignInSignOut(t *testing.T) {
 	}
 }
 
+// The session, CSRF and language cookies are HttpOnly, SameSite=Lax,
+// Path=/ without a Domain; over HTTPS (secure cookies) they are Secure and
+// named with the __Host- prefix, over HTTP plainly.
 func TestSessionCookieFlags(t *testing.T) {
 	for _, secure := range []bool{false, true} {
 		s := startServerWith(t, "", nil, func(cfg *handlers.Config, _ string) { cfg.SecureCookies = secure })
 		a := s.newClient(t)
-		a.Get("/signup")
-		req, _ := http.NewRequest(http.MethodPost, s.URL+"/signup", strings.NewReader(url.Values{
-			"name": {"alice"}, "password": {"correct horse"}, "_csrf": {attr(t, a, `input[name="_csrf"]`, "value")}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		noRedirect := *a.http
 		noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-		res, err := noRedirect.Do(req)
+		cookies := map[string]*http.Cookie{}
+		post := func(path string, form url.Values) {
+			req, _ := http.NewRequest(http.MethodPost, s.URL+path, strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			res, err := noRedirect.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			for _, c := range res.Cookies() {
+				cookies[c.Name] = c
+			}
+		}
+		res, err := noRedirect.Get(s.URL + "/signup")
 		if err != nil {
 			t.Fatal(err)
 		}
+		doc, err := goquery.NewDocumentFromReader(res.Body)
 		res.Body.Close()
-		var found bool
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range res.Cookies() {
-			if c.Name == "trench" {
-				found = true
-				if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure != secure {
-					t.Fatalf("secure-cookies %v: session cookie HttpOnly %v SameSite %v Secure %v", secure, c.HttpOnly, c.SameSite, c.Secure)
-				}
+			cookies[c.Name] = c
+		}
+		tok, _ := doc.Find(`input[name="_csrf"]`).Attr("value")
+		post("/signup", url.Values{"name": {"alice"}, "password": {"correct horse"}, "_csrf": {tok}})
+		post("/language", url.Values{"lang": {"fr"}, "back": {"/"}, "_csrf": {tok}})
+		prefix := map[bool]string{true: "__Host-", false: ""}[secure]
+		for _, name := range []string{"trench", "_csrf", "lang"} {
+			c := cookies[prefix+name]
+			if c == nil {
+				t.Fatalf("secure-cookies %v: no %s cookie among %v", secure, prefix+name, cookies)
+			}
+			if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Secure != secure || c.Path != "/" || c.Domain != "" {
+				t.Fatalf("secure-cookies %v: cookie %s HttpOnly %v SameSite %v Secure %v Path %q Domain %q",
+					secure, c.Name, c.HttpOnly, c.SameSite, c.Secure, c.Path, c.Domain)
 			}
 		}
-		if !found {
-			t.Fatal("no session cookie after sign-up")
+		if secure && (cookies["trench"] != nil || cookies["_csrf"] != nil || cookies["lang"] != nil) {
+			t.Fatalf("over HTTPS a cookie is set without the __Host- prefix: %v", cookies)
 		}
 	}
 }

@@ -31,8 +31,8 @@ func TestOpenChallengesCapped(t *testing.T) {
 	a.Get("/challenges/new?game=trench")
 	a.Post("/challenges", url.Values{"game": {"trench"}, "variant": {"bga"}, "color": {"0"}, "days": {"3"}})
 	a.wantStatus(http.StatusTooManyRequests)
-	if msg := a.text(".flash"); !strings.Contains(msg, "as soon as one is accepted") {
-		t.Fatalf("429 says %q", msg)
+	if msg := a.text(".flash"); !strings.Contains(msg, "as soon as one is accepted") || a.Header.Get("Retry-After") != "3600" {
+		t.Fatalf("429 says %q, Retry-After %q (want 3600)", msg, a.Header.Get("Retry-After"))
 	}
 	b.Get("/")
 	if n := b.Last.Find("#open-challenges tr[data-challenge]").Length(); n != db.MaxOpenChallenges+1 {

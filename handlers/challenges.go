@@ -146,6 +146,7 @@ func (h *challengeHandler) create(c echo.Context) error {
 	}
 	_, err = h.db.CreateChallenge(c.Request().Context(), in, h.now())
 	if k := db.KindOf(err); err != nil && (k == db.KindInvalid || k == db.KindNotFound || k == db.KindTooMany) {
+		setRetryAfter(c, err)
 		status, msg := statusOf(c, err)
 		f := challengeForm(c, in.Game, in, msg)
 		f.Computer = computerChoice(f.Game, "", h.rateBots, "")

@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -27,17 +28,26 @@ type competitionHandler struct {
 // listPageSize is how many lines a leaderboard or directory page holds.
 const listPageSize = 50
 
-// pageParam reads ?page= (1 when absent). Errors: KindInvalid.
+// maxPageNo is the highest page number a list's ?page= is read as: a
+// higher one (any number of digits) is read as this, so that no offset
+// computed from it overflows; each list then shows its last page.
+const maxPageNo = 1 << 20
+
+// pageParam reads ?page= (1 when absent), at most maxPageNo. Errors:
+// KindInvalid for what is not a whole number from 1.
 func pageParam(c echo.Context) (int, error) {
 	p := c.QueryParam("page")
 	if p == "" {
 		return 1, nil
 	}
 	n, err := strconv.Atoi(p)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(p, "-") {
+		return maxPageNo, nil
+	}
 	if err != nil || n < 1 {
 		return 0, db.Errorf(db.KindInvalid, "Page %q is not a page number.", p)
 	}
-	return n, nil
+	return min(n, maxPageNo), nil
 }
 
 // pageLinks sets the previous and next links of page n of pages, href
@@ -145,6 +155,14 @@ func (h *competitionHandler) directory(c echo.Context) error {
 	rows, total, err := h.db.Players(c.Request().Context(), q, h.now(), (n-1)*listPageSize, listPageSize)
 	if err != nil {
 		return err
+	}
+	pages := max(1, (total+listPageSize-1)/listPageSize)
+	if n > pages {
+		// Past the end: the last page.
+		n = pages
+		if rows, total, err = h.db.Players(c.Request().Context(), q, h.now(), (n-1)*listPageSize, listPageSize); err != nil {
+			return err
+		}
 	}
 	p := views.DirectoryPage{Page: pageOf(c, tr(c, "Players")), Query: q, Total: total, PageNo: n,
 		Pages: max(1, (total+listPageSize-1)/listPageSize)}

@@ -38,7 +38,7 @@ import (
 // The defaults of the live updates' limits.
 const (
 	DefaultLiveMax       = 10000            // open streams in all
-	DefaultLivePerUser   = 16               // open streams of one account (or one address, signed out)
+	DefaultLivePerUser   = 16               // open streams of one account (or one client, signed out: an IPv4 address or an IPv6 /64)
 	DefaultLiveHeartbeat = 25 * time.Second // a comment line on an idle stream, so that proxies keep it
 )
 
@@ -95,6 +95,7 @@ type liveSub struct {
 	// session is the SHA-256 of the viewer's session token (tokenHash);
 	// nil for a visitor.
 	session []byte
+	site    string // a signed-out IPv6 client's /48, capped at siteFactor times the per-user limit; "" for none
 	out     chan liveEvent
 	kicked  chan struct{} // closed when it fell behind or its session ended
 	once    sync.Once
@@ -411,9 +412,14 @@ func (h *liveHub) join(s *liveSub) error {
 		return db.Errorf(db.KindTooMany, "Too many pages are following games live on this server right now; this page shows the changes when it is reloaded.")
 	case h.per[s.who] >= h.perUser:
 		return db.Errorf(db.KindTooMany, "You have %d pages following games live already; this one shows the changes when it is reloaded.", h.perUser)
+	case s.site != "" && h.per[s.site] >= siteFactor*h.perUser:
+		return db.Errorf(db.KindTooMany, "Too many pages from your network are following games live already; this one shows the changes when it is reloaded.")
 	}
 	h.total++
 	h.per[s.who]++
+	if s.site != "" {
+		h.per[s.site]++
+	}
 	m := h.topics[s.topic]
 	if m == nil {
 		m = map[*liveSub]struct{}{}
@@ -450,6 +456,11 @@ func (h *liveHub) leave(s *liveSub) {
 	h.total--
 	if h.per[s.who]--; h.per[s.who] <= 0 {
 		delete(h.per, s.who)
+	}
+	if s.site != "" {
+		if h.per[s.site]--; h.per[s.site] <= 0 {
+			delete(h.per, s.site)
+		}
 	}
 }
 
@@ -549,7 +560,11 @@ func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 		token, _ := h.sessions.cookieValues(c.Request())
 		s.session = tokenHash(token)
 	} else {
-		s.who = "a" + c.RealIP()
+		own, site := clientKeys(c.RealIP())
+		s.who = "a" + own
+		if site != "" {
+			s.site = "s" + site
+		}
 	}
 	if err := h.join(s); err != nil {
 		return err

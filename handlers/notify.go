@@ -303,7 +303,8 @@ func modeOptions(ctx context.Context, selected db.NotifyMode) []views.Option {
 
 // settingsPage renders the settings page for the signed-in user with
 // status: the stored notification settings unless p carries submitted
-// ones (p.Modes set), and the feed's address.
+// ones (p.Modes set), and the feed's address when p has it (only just
+// after it was made: the server keeps a hash of its token only).
 func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.SettingsPage) error {
 	s, err := h.db.NotifySettings(c.Request().Context(), currentViewer(c).ID)
 	if err != nil {
@@ -314,7 +315,6 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	}
 	if c.Request().Method == http.MethodGet {
 		p.NotifyDone = c.QueryParam("notify") == "1"
-		p.FeedNew = c.QueryParam("feed") == "new"
 		p.VerifySent = c.QueryParam("verify") == "sent"
 	}
 	p.ConfirmMoves = currentViewer(c).ConfirmMoves
@@ -328,7 +328,6 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 		p.MailFailure = tr(c, "The last mail to %s could not be delivered (%s): %s.",
 			s.Email, views.DateTime(c.Request().Context(), s.FailedAt), s.Failure)
 	}
-	p.FeedURL = h.base(c) + "/feeds/" + url.PathEscape(s.FeedToken) + ".atom"
 	if p.Sessions, err = h.sessionRows(c); err != nil {
 		return err
 	}
@@ -436,13 +435,18 @@ func isASCII(s string) bool {
 	return true
 }
 
-// regenerateFeed gives the user a new feed address; the old one answers
-// 404 from now on.
+// regenerateFeed gives the user a new feed address and shows it, this
+// once: only its token's hash is kept. The old one answers 404 from now
+// on.
 func (h *notifyHandler) regenerateFeed(c echo.Context) error {
-	if _, err := h.db.RegenerateFeedToken(c.Request().Context(), currentViewer(c).ID); err != nil {
+	tok, err := h.db.RegenerateFeedToken(c.Request().Context(), currentViewer(c).ID)
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/settings?feed=new#feed")
+	// The address is in this answer only: no browser or proxy keeps it.
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return h.settingsPage(c, http.StatusOK, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), FeedNew: true,
+		FeedURL: h.base(c) + "/feeds/" + url.PathEscape(tok) + ".atom"})
 }
 
 // feedFinished is how many finished games the feed lists.

@@ -438,11 +438,20 @@ func getFeed(t *testing.T, u string) (int, atomFeed) {
 	return res.StatusCode, f
 }
 
-// feedURL returns the feed address shown on c's settings page.
+// feedURL makes a new feed address on c's settings page and returns it,
+// as the page shows it (once).
 func feedURL(t *testing.T, c *client) string {
 	t.Helper()
 	c.Get("/settings")
 	c.wantStatus(http.StatusOK)
+	if c.Last.Find("#feed-url").Length() != 0 || c.Last.Find("#feed-hidden").Length() != 1 {
+		t.Fatal("the settings page shows a feed address it should not know")
+	}
+	c.Submit(c.Last.Find(`form[action="/settings/feed"]`), nil)
+	c.wantStatus(http.StatusOK)
+	if cc := c.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Fatalf("the page showing the feed address has Cache-Control %q, want no-store", cc)
+	}
 	u := attr(t, c, "#feed-url", "href")
 	if c.text("#feed-url") != u {
 		t.Fatalf("the feed link reads %q, want its address %q", c.text("#feed-url"), u)
@@ -504,13 +513,10 @@ func TestFeed(t *testing.T) {
 	}
 
 	// A new address: the old one is gone, the new one works.
-	a.Get("/settings")
-	a.Submit(a.Last.Find(`form[action="/settings/feed"]`), nil)
-	a.wantStatus(http.StatusOK)
+	newURL := feedURL(t, a)
 	if a.Last.Find("#feed .flash.ok").Length() != 1 {
 		t.Fatal("no confirmation after making a new feed address")
 	}
-	newURL := attr(t, a, "#feed-url", "href")
 	if newURL == aliceURL {
 		t.Fatal("the feed address did not change")
 	}
@@ -549,6 +555,7 @@ func TestNotifySettingsForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	feed := feedURL(t, a)
 	form := `form[action="/settings/notifications"]`
 	for _, tc := range []struct{ email, mode, msg string }{
 		{"not an address", "move", "not an e-mail address"},
@@ -583,6 +590,9 @@ func TestNotifySettingsForm(t *testing.T) {
 	if got, _ := s.DB.NotifySettings(ctx, uid); got != before {
 		t.Fatalf("a POST without the CSRF token changed the settings to %+v", got)
 	}
+	if status, _ := getFeed(t, feed); status != http.StatusOK {
+		t.Fatalf("a POST without the CSRF token changed the feed's address: the old one answers %d", status)
+	}
 
 	// A good address (a display name is allowed; the address is kept).
 	a.Get("/settings")
@@ -592,7 +602,7 @@ func TestNotifySettingsForm(t *testing.T) {
 		t.Fatal("no confirmation")
 	}
 	got, _ := s.DB.NotifySettings(ctx, uid)
-	if got.Email != "alice@example.org" || got.Mode != db.NotifyDaily || got.FeedToken != before.FeedToken {
+	if got.Email != "alice@example.org" || got.Mode != db.NotifyDaily {
 		t.Fatalf("stored %+v", got)
 	}
 	if v := attr(t, a, `input[name="email"]`, "value"); v != "alice@example.org" {

@@ -31,7 +31,7 @@ func (h *preferenceHandler) setLanguage(c echo.Context) error {
 			return err
 		}
 	}
-	ck := &http.Cookie{Name: langCookie, Value: lang, Path: "/", MaxAge: 365 * 24 * 3600,
+	ck := &http.Cookie{Name: cookieName(langCookie, h.secure), Value: lang, Path: "/", MaxAge: 365 * 24 * 3600,
 		HttpOnly: true, Secure: h.secure, SameSite: http.SameSiteLaxMode}
 	if lang == "" {
 		ck.MaxAge = -1

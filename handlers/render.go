@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -191,8 +192,12 @@ func (a *App) logPanic(c echo.Context, err error, stack []byte) error {
 
 // setRetryAfter sets the Retry-After header (whole seconds) of an answer
 // refusing an action for now (db.RetryAfter).
-func setRetryAfter(c echo.Context, err error) {
-	if d := db.RetryAfter(err); d > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
+func setRetryAfter(c echo.Context, err error) { retryAfter(c, db.RetryAfter(err)) }
+
+// retryAfter sets the Retry-After header to d rounded up to whole seconds
+// (at least 1); nothing when d is not positive.
+func retryAfter(c echo.Context, d time.Duration) {
+	if d > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(d.Seconds())))))
 	}
 }

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"io/fs"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -19,10 +21,17 @@ func (a *App) routes(e *echo.Echo) {
 	e.Use(securityHeaders)
 
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))
-	e.GET("/static/*", echo.WrapHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		files.ServeHTTP(w, r)
-	})))
+	e.GET("/static/*", func(c echo.Context) error {
+		// Files only: a folder (the root included) is not listed.
+		name := strings.TrimPrefix(path.Clean(c.Request().URL.Path), "/static")
+		name = strings.TrimPrefix(name, "/")
+		if fi, err := fs.Stat(static.FS, name); name == "" || err != nil || fi.IsDir() {
+			return echo.ErrNotFound
+		}
+		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
@@ -55,8 +64,8 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
-	account := newAccountHandler(accountHandler{db: a.db, sessions: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,
-		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage})
+	account := &accountHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now,
+		mailOn: mailOn, mail: a.mailLater, base: notify.base, settingsPage: notify.settingsPage}
 	site.GET("/reset", account.resetForm)
 	site.POST("/reset", account.requestReset)
 	site.GET("/reset/:token", account.resetPasswordForm)
@@ -139,7 +148,7 @@ func (a *App) routes(e *echo.Echo) {
 func (a *App) csrf() echo.MiddlewareFunc {
 	return middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token", // not shown
-		CookieName:     "_csrf",
+		CookieName:     cookieName("_csrf", a.cfg.SecureCookies),
 		CookiePath:     "/",
 		CookieMaxAge:   int((60 * 24 * time.Hour).Seconds()),
 		CookieHTTPOnly: true,

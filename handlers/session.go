@@ -17,7 +17,21 @@ import (
 	"github.com/trench-games/trench/views"
 )
 
+// sessionName is the session cookie's name over HTTP; over HTTPS it is
+// cookieName's "__Host-trench".
 const sessionName = "trench"
+
+// cookieName is the name of the cookie called name: with the __Host-
+// prefix when cookies are Secure (served over HTTPS), so that browsers
+// take it only from this host over HTTPS with Path=/ and no Domain (a
+// neighbouring subdomain or a plain-HTTP page cannot set or shadow it);
+// name alone over plain HTTP, where browsers refuse the prefix.
+func cookieName(name string, secure bool) string {
+	if secure {
+		return "__Host-" + name
+	}
+	return name
+}
 
 // SessionLifetime is how long a session lasts after the last visit: the
 // cookie's Max-Age and the server-side record's end, both renewed while
@@ -51,6 +65,7 @@ type viewer struct {
 // and a record on the server (db.Session) under the token's SHA-256.
 type sessionManager struct {
 	cookies *sessions.CookieStore
+	name    string // the cookie's name (cookieName)
 	db      *db.DB
 	now     func() time.Time
 	// decoded remembers what recent cookies said: checking a cookie's
@@ -80,7 +95,7 @@ const (
 // cookieValues returns the session token and the board view the request's
 // session cookie carries ("" for none or a bad cookie).
 func (m *sessionManager) cookieValues(r *http.Request) (token, board string) {
-	raw, err := r.Cookie(sessionName)
+	raw, err := r.Cookie(m.name)
 	if err != nil {
 		return "", ""
 	}
@@ -92,7 +107,7 @@ func (m *sessionManager) cookieValues(r *http.Request) (token, board string) {
 		return e.token, e.board
 	}
 	values := map[any]any{}
-	if err := securecookie.DecodeMulti(sessionName, raw.Value, &values, m.cookies.Codecs...); err != nil {
+	if err := securecookie.DecodeMulti(m.name, raw.Value, &values, m.cookies.Codecs...); err != nil {
 		return "", "" // a bad cookie is a new session
 	}
 	e.token, _ = values["sid"].(string)
@@ -108,7 +123,8 @@ func (m *sessionManager) cookieValues(r *http.Request) (token, board string) {
 }
 
 // newSessionManager returns the session manager signing cookies with the
-// keys given; cookies are HttpOnly, SameSite=Lax, Secure when secure.
+// keys given; cookies are HttpOnly, SameSite=Lax, Path=/ without a
+// Domain, and Secure and named "__Host-trench" when secure.
 func newSessionManager(store *db.DB, authKey, encKey []byte, secure bool, now func() time.Time) *sessionManager {
 	cs := sessions.NewCookieStore(authKey, encKey)
 	// MaxAge sets the cookie's Max-Age and the age past which a cookie's
@@ -117,7 +133,8 @@ func newSessionManager(store *db.DB, authKey, encKey []byte, secure bool, now fu
 	cs.Options.HttpOnly = true
 	cs.Options.Secure = secure
 	cs.Options.SameSite = http.SameSiteLaxMode
-	return &sessionManager{cookies: cs, db: store, now: now}
+	cs.Options.Path, cs.Options.Domain = "/", ""
+	return &sessionManager{cookies: cs, name: cookieName(sessionName, secure), db: store, now: now}
 }
 
 func tokenHash(token string) []byte {
@@ -156,7 +173,7 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 			return v, err
 		}
 		if now.Sub(sess.LastSeen) >= sessionRenewAfter {
-			s, _ := m.cookies.Get(c.Request(), sessionName)
+			s, _ := m.cookies.Get(c.Request(), m.name)
 			if err := s.Save(c.Request(), c.Response()); err != nil {
 				return v, err
 			}
@@ -193,7 +210,7 @@ func (m *sessionManager) start(c echo.Context, uid int64) error {
 	if _, err := m.db.CreateSession(r.Context(), uid, tokenHash(token), r.UserAgent(), c.RealIP(), m.now(), SessionLifetime); err != nil {
 		return err
 	}
-	s, _ := m.cookies.Get(r, sessionName)
+	s, _ := m.cookies.Get(r, m.name)
 	s.Values = map[any]any{"sid": token}
 	return s.Save(r, c.Response())
 }
@@ -209,7 +226,7 @@ func (m *sessionManager) end(c echo.Context) error {
 		// account) close their streams too.
 		m.live.sessionsEnded(c.Request().Context(), v.ID)
 	}
-	s, _ := m.cookies.Get(c.Request(), sessionName)
+	s, _ := m.cookies.Get(c.Request(), m.name)
 	s.Values = map[any]any{}
 	s.Options.MaxAge = -1
 	return s.Save(c.Request(), c.Response())
@@ -217,7 +234,7 @@ func (m *sessionManager) end(c echo.Context) error {
 
 // setBoardView keeps a visitor's board view in their cookie.
 func (m *sessionManager) setBoardView(c echo.Context, view string) error {
-	s, _ := m.cookies.Get(c.Request(), sessionName)
+	s, _ := m.cookies.Get(c.Request(), m.name)
 	s.Values["board"] = view
 	return s.Save(c.Request(), c.Response())
 }
@@ -245,8 +262,13 @@ func setLanguage(c echo.Context, chosen string) {
 	r := c.Request()
 	lang := chosen
 	if lang == "" {
-		if ck, err := r.Cookie(langCookie); err == nil && views.IsLanguage(ck.Value) {
-			lang = ck.Value
+		// Either name: a language is no secret, and a choice made before
+		// the server was served over HTTPS still counts.
+		for _, name := range []string{cookieName(langCookie, true), langCookie} {
+			if ck, err := r.Cookie(name); err == nil && views.IsLanguage(ck.Value) {
+				lang = ck.Value
+				break
+			}
 		}
 	}
 	if lang == "" {
@@ -260,7 +282,7 @@ func setLanguage(c echo.Context, chosen string) {
 }
 
 // langCookie keeps a visitor's choice of language (a code of
-// views.Languages).
+// views.Languages); cookieName's "__Host-lang" over HTTPS.
 const langCookie = "lang"
 
 // tr returns the message msg in the language of the request, formatted

@@ -187,8 +187,10 @@ func (h *tournamentHandler) form(c echo.Context) error {
 }
 
 // create stores a new tournament and sends the organiser to its page.
-// Errors: the form again with a 400 for bad settings; 403 when only
-// administrators create tournaments and the viewer is not one.
+// Errors: the form again with a 400 for bad settings, with a 429 when a
+// player (not an administrator) has db.MaxOpenTournaments in sign-up or
+// running already; 403 when only administrators create tournaments and
+// the viewer is not one.
 func (h *tournamentHandler) create(c echo.Context) error {
 	if err := h.mayCreate(c); err != nil {
 		return err
@@ -197,6 +199,7 @@ func (h *tournamentHandler) create(c echo.Context) error {
 	rounds, min, max, days, starts := c.FormValue("rounds"), c.FormValue("min"), c.FormValue("max"), c.FormValue("days"), c.FormValue("starts")
 	rated := c.FormValue("rated") != ""
 	again := func(err error) error {
+		setRetryAfter(c, err)
 		status, msg := statusOf(c, err)
 		return render(c, status, views.TournamentFormView(tournamentForm(c, name, game, format, rounds, min, max, days, starts, rated, msg)), nil)
 	}
@@ -211,6 +214,9 @@ func (h *tournamentHandler) create(c echo.Context) error {
 	nt := db.NewTournament{OrganiserID: currentViewer(c).ID, Name: name, Game: key, Variant: variant, Format: format,
 		Rounds: num(rounds), MinPlayers: num(min), MaxPlayers: num(max),
 		Clock: db.TimeControl{Kind: "move", DaysPerMove: num(days)}, Rated: rated, Seed: h.seed()}
+	if !currentViewer(c).Admin {
+		nt.MaxOpen = db.MaxOpenTournaments
+	}
 	if starts != "" {
 		d := num(starts)
 		if d < 1 || d > 14 {
@@ -219,7 +225,7 @@ func (h *tournamentHandler) create(c echo.Context) error {
 		nt.StartsAt = h.now().Add(time.Duration(d) * 24 * time.Hour)
 	}
 	t, err := h.db.CreateTournament(c.Request().Context(), nt, h.now())
-	if db.KindOf(err) == db.KindInvalid {
+	if k := db.KindOf(err); k == db.KindInvalid || k == db.KindTooMany {
 		return again(err)
 	} else if err != nil {
 		return err

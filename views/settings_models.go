@@ -33,7 +33,7 @@ type SettingsPage struct {
 	// was refused; "" when none was.
 	MailFailure string
 	// The feed.
-	FeedURL string // absolute; the token in it is the credential
+	FeedURL string // absolute, only just after it was made ("" otherwise); the token in it is the credential
 	FeedNew bool   // just regenerated
 	// The password.
 	PasswordError string

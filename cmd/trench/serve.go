@@ -124,7 +124,7 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 			return c, fmt.Errorf("TRENCH_TRUSTED_PROXIES: %w", err)
 		}
 	}
-	fs.Func("trusted-proxy", "a reverse proxy (CIDR or address) whose X-Forwarded-For is believed; repeat for several; none by default (TRENCH_TRUSTED_PROXIES, comma-separated)", addProxy)
+	fs.Func("trusted-proxy", "a reverse proxy's own address whose X-Forwarded-For is believed (a CIDR of at most /24 or /64 if it must be a range); repeat for several; none by default (TRENCH_TRUSTED_PROXIES, comma-separated)", addProxy)
 	botWorkersDefault, err := strconv.Atoi(env("TRENCH_BOT_WORKERS", "1"))
 	if err != nil {
 		return c, fmt.Errorf("TRENCH_BOT_WORKERS: %w", err)
@@ -220,6 +220,7 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	logger = slog.New(urgentFlush{logger.Handler(), logBuf})
+	warnProxyRanges(logger, c.TrustedProxies)
 	var secure *https.Server
 	if c.TLS.Enabled() {
 		c.TLS.Logger = logger
@@ -397,10 +398,24 @@ func vacationDays(n int) int {
 	return n
 }
 
-// parseProxy reads a --trusted-proxy value: a CIDR ("10.0.0.0/8") or one
-// address ("127.0.0.1", "::1").
+// The widest trusted proxy ranges accepted, as prefix lengths: every
+// machine inside a trusted range can name any client address it likes in
+// X-Forwarded-For, and so get past the per-address limits.
+const (
+	widestProxyRange4 = 24
+	widestProxyRange6 = 64
+)
+
+// parseProxy reads a --trusted-proxy value: one address ("127.0.0.1",
+// "::1") or a CIDR of at most 256 IPv4 addresses ("192.0.2.0/24") or one
+// IPv6 /64. A wider range is an error saying why.
 func parseProxy(v string) (*net.IPNet, error) {
 	if _, n, err := net.ParseCIDR(v); err == nil {
+		ones, bits := n.Mask.Size()
+		if (bits == 32 && ones < widestProxyRange4) || (bits == 128 && ones < widestProxyRange6) {
+			return nil, fmt.Errorf("trusted proxy %s is too wide a range: every machine in it could set its own client address through X-Forwarded-For and get past the per-address limits; name the proxy's own address (at most a /%d for IPv4, a /%d for IPv6)",
+				v, widestProxyRange4, widestProxyRange6)
+		}
 		return n, nil
 	}
 	ip := net.ParseIP(v)
@@ -412,6 +427,18 @@ func parseProxy(v string) (*net.IPNet, error) {
 		ip, bits = ip.To4(), 32
 	}
 	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
+}
+
+// warnProxyRanges logs a warning for each trusted proxy that is a range
+// rather than one address: any machine in it can set its own client
+// address through X-Forwarded-For.
+func warnProxyRanges(logger *slog.Logger, proxies []*net.IPNet) {
+	for _, n := range proxies {
+		if ones, bits := n.Mask.Size(); ones < bits {
+			logger.Warn("trusted proxy is a range: every machine in it can set its own client address through X-Forwarded-For and so get past the per-address limits; name the proxy's own address if it has one",
+				"range", n.String(), "addresses", uint64(1)<<min(63, bits-ones))
+		}
+	}
 }
 
 // loopbackAddr reports whether addr is HOST:PORT with HOST a loopback

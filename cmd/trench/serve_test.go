@@ -1,13 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"log/slog"
 	"strings"
 	"testing"
 )
 
 func TestParseProxy(t *testing.T) {
 	for in, want := range map[string]string{
-		"10.0.0.0/8": "10.0.0.0/8", "127.0.0.1": "127.0.0.1/32", "::1": "::1/128", "fd00::/8": "fd00::/8",
+		"127.0.0.1": "127.0.0.1/32", "::1": "::1/128", "192.0.2.0/24": "192.0.2.0/24", "2001:db8:1:2::/64": "2001:db8:1:2::/64",
 	} {
 		n, err := parseProxy(in)
 		if err != nil || n.String() != want {
@@ -18,6 +20,39 @@ func TestParseProxy(t *testing.T) {
 		if _, err := parseProxy(in); err == nil {
 			t.Errorf("parseProxy(%q) accepted", in)
 		}
+	}
+}
+
+// A trusted proxy range wider than a /24 (IPv4) or a /64 (IPv6) lets any
+// machine in it choose its client address: serve refuses it, from the
+// flag or the environment, and says why.
+func TestWideTrustedProxyRangesRefused(t *testing.T) {
+	for _, v := range []string{"10.0.0.0/8", "192.168.0.0/16", "192.0.2.0/23", "fd00::/8", "2001:db8::/48"} {
+		_, err := parseServeFlags("serve", []string{"--trusted-proxy", v})
+		if err == nil || !strings.Contains(err.Error(), "too wide") || !strings.Contains(err.Error(), "proxy's own address") {
+			t.Errorf("--trusted-proxy %s: %v, want it refused as too wide", v, err)
+		}
+	}
+	t.Setenv("TRENCH_TRUSTED_PROXIES", "127.0.0.1,10.0.0.0/8")
+	if _, err := parseServeFlags("serve", nil); err == nil || !strings.Contains(err.Error(), "TRENCH_TRUSTED_PROXIES") {
+		t.Errorf("TRENCH_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8: %v, want an error naming the variable", err)
+	}
+}
+
+// A trusted range narrower than the refused ones starts, with a warning
+// in the log naming it; one address is no range and gets none.
+func TestTrustedProxyRangeWarnsAtStart(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, nil))
+	c, err := parseServeFlags("serve", []string{"--trusted-proxy", "127.0.0.1", "--trusted-proxy", "192.0.2.0/28", "--trusted-proxy", "2001:db8:1:2::/64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnProxyRanges(logger, c.TrustedProxies)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[0], "range=192.0.2.0/28") ||
+		!strings.Contains(lines[0], "addresses=16") || !strings.Contains(lines[1], "range=2001:db8:1:2::/64") {
+		t.Fatalf("the warnings at start:\n%s", buf.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -79,4 +80,21 @@ func (f *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 		}
 	}
 	return f.cert, nil
+}
+
+// hosts returns the DNS names of the certificate in service, lower case,
+// wildcards left out.
+func (f *certFiles) hosts() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	if f.cert == nil || f.cert.Leaf == nil {
+		return nil
+	}
+	for _, n := range f.cert.Leaf.DNSNames {
+		if n = strings.ToLower(strings.TrimSuffix(n, ".")); n != "" && !strings.Contains(n, "*") {
+			out = append(out, n)
+		}
+	}
+	return out
 }

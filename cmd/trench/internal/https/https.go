@@ -115,6 +115,11 @@ type Server struct {
 
 	mu     sync.Mutex
 	expiry map[string]time.Time // by domain, as the last check found it
+
+	// hosts returns the host names the server holds certificates for
+	// (lower case, no wildcards), the first one where a redirect goes
+	// by default.
+	hosts func() []string
 }
 
 // New prepares HTTPS for cfg (no network access yet: certificates are
@@ -141,6 +146,7 @@ func New(cfg Config) (*Server, error) {
 			challenge: func(fallback http.Handler) http.Handler { return fallback },
 			logger:    cfg.Logger,
 			files:     files,
+			hosts:     files.hosts,
 		}, nil
 	case cfg.CertFile != "" || cfg.KeyFile != "":
 		return nil, errors.New("https: --tls-cert and --tls-key go together")
@@ -185,7 +191,8 @@ func newACME(cfg Config) (*Server, error) {
 	}
 	tc := m.TLSConfig()
 	tc.MinVersion = tls.VersionTLS12
-	return &Server{tls: tc, challenge: m.HTTPHandler, logger: cfg.Logger, manager: m, domains: cfg.Domains, acme: at}, nil
+	return &Server{tls: tc, challenge: m.HTTPHandler, logger: cfg.Logger, manager: m, domains: cfg.Domains, acme: at,
+		hosts: func() []string { return cfg.Domains }}, nil
 }
 
 // TLSConfig is the configuration of the HTTPS listener.
@@ -194,21 +201,35 @@ func (s *Server) TLSConfig() *tls.Config { return s.tls }
 // HTTPHandler is the handler of the plain-HTTP listener: the ACME HTTP-01
 // challenge, and for everything else a redirect to the same path over
 // HTTPS on httpsPort ("443" leaves the port out): 301 for GET and HEAD,
-// 308 (the method kept) otherwise.
+// 308 (the method kept) otherwise. The redirect goes to a configured
+// name only (a --domain, or a name of the --tls-cert certificate): the
+// request's host when it is one of them, else the first. Any other name
+// in the request's Host is never written into the answer; without a
+// configured name the answer is 400.
 func (s *Server) HTTPHandler(httpsPort string) http.Handler {
 	return s.challenge(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
+		asked := strings.ToLower(r.Host)
+		if h, _, err := net.SplitHostPort(asked); err == nil {
+			asked = h
 		}
-		if host == "" || strings.ContainsAny(host, "/\\@") {
+		asked = strings.TrimSuffix(asked, ".")
+		names := s.hosts()
+		host := ""
+		for _, n := range names {
+			if n == asked {
+				host = n
+				break
+			}
+		}
+		if host == "" && len(names) > 0 {
+			host = names[0]
+		}
+		if host == "" {
 			http.Error(w, "Use HTTPS.", http.StatusBadRequest)
 			return
 		}
 		if httpsPort != "443" && httpsPort != "" {
 			host = net.JoinHostPort(host, httpsPort)
-		} else if strings.Contains(host, ":") {
-			host = "[" + host + "]" // an IPv6 address
 		}
 		code := http.StatusPermanentRedirect
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {

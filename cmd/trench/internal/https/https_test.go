@@ -1,12 +1,20 @@
 package https
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseDomains(t *testing.T) {
@@ -38,6 +46,10 @@ func TestHTTPRedirectsToHTTPS(t *testing.T) {
 		{"GET", "http://trench.example.org/games/3?x=1", "443", 301, "https://trench.example.org/games/3?x=1"},
 		{"HEAD", "http://trench.example.org:80/", "8443", 301, "https://trench.example.org:8443/"},
 		{"POST", "http://trench.example.org/login", "443", 308, "https://trench.example.org/login"},
+		// Another name in Host goes to the configured domain, never to itself.
+		{"GET", "http://evil.example.com/signin?next=/", "443", 301, "https://trench.example.org/signin?next=/"},
+		{"GET", "http://192.0.2.7/", "8443", 301, "https://trench.example.org:8443/"},
+		{"GET", "http://TRENCH.example.org./x", "443", 301, "https://trench.example.org/x"},
 	}
 	for _, c := range cases {
 		rec := httptest.NewRecorder()
@@ -79,5 +91,62 @@ func TestHSTSOnlyOverTLS(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "https://x.example.org/", nil))
 	if !strings.HasPrefix(rec.Header().Get("Strict-Transport-Security"), "max-age=") {
 		t.Error("no HSTS over HTTPS")
+	}
+}
+
+// With several domains the request's own one is kept when it is one of
+// them; with the admin's certificate the names are the certificate's.
+func TestHTTPRedirectsOnlyToConfiguredNames(t *testing.T) {
+	acme, err := New(Config{Domains: []string{"a.example.org", "b.example.org"}, CacheDir: filepath.Join(t.TempDir(), "certs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	selfSigned(t, certFile, keyFile, "*.example.net", "games.example.net")
+	own, err := New(Config{CertFile: certFile, KeyFile: keyFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		s              *Server
+		target, wanted string
+	}{
+		{acme, "http://b.example.org/x", "https://b.example.org/x"},
+		{acme, "http://c.example.org/x", "https://a.example.org/x"},
+		{own, "http://games.example.net/x", "https://games.example.net/x"},
+		{own, "http://evil.example.com/x", "https://games.example.net/x"},
+		{own, "http://other.example.net/x", "https://games.example.net/x"},
+	} {
+		rec := httptest.NewRecorder()
+		c.s.HTTPHandler("443").ServeHTTP(rec, httptest.NewRequest("GET", c.target, nil))
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != c.wanted {
+			t.Errorf("GET %s: %d to %q, want 301 to %q", c.target, rec.Code, rec.Header().Get("Location"), c.wanted)
+		}
+	}
+}
+
+// selfSigned writes a self-signed certificate for names and its key.
+func selfSigned(t *testing.T, certFile, keyFile string, names ...string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: names[0]}, DNSNames: names,
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
