@@ -122,7 +122,7 @@ func likePrefix(s string) string {
 }
 
 // Players returns the players whose name starts with prefix (ignoring
-// case; every player for ""), by name, limit rows from offset, and how
+// case; every player for "", the computer players included), by name, limit rows from offset, and how
 // many match in all, with their ratings at now. Errors: the database
 // cannot be read.
 func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
@@ -131,14 +131,14 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 	// there is: a range of the names' index (LIKE alone reads them all).
 	upper := prefix + "\U0010FFFF"
 	var total int
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\' AND computer_level IS NULL`,
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'`,
 		prefix, upper, pattern).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at,
 			COALESCE((SELECT MAX(updated_at) FROM games WHERE side0_id = u.id), 0),
 			COALESCE((SELECT MAX(updated_at) FROM games WHERE side1_id = u.id), 0))
-		FROM users u WHERE u.name >= ? AND u.name < ? AND u.name LIKE ? ESCAPE '\' AND u.computer_level IS NULL
+		FROM users u WHERE u.name >= ? AND u.name < ? AND u.name LIKE ? ESCAPE '\'
 		ORDER BY u.name COLLATE NOCASE LIMIT ? OFFSET ?`, prefix, upper, pattern, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)

@@ -149,8 +149,12 @@ func TestPlayersDirectory(t *testing.T) {
 	if rows, total, _ := store.Players(ctx, "al_", t0, 0, 10); total != 1 || rows[0].Name != "al_x" {
 		t.Errorf("prefix al_: %d players, want al_x alone", total)
 	}
-	if rows, total, _ := store.Players(ctx, "", t0, 1, 2); total != 5 || len(rows) != 2 || rows[0].Name != "alfred" {
+	// Everyone: the five and the three computer players.
+	if rows, total, _ := store.Players(ctx, "", t0, 1, 2); total != 8 || len(rows) != 2 || rows[0].Name != "alfred" {
 		t.Errorf("everyone, page of 2 from 1: %+v (total %d)", rows, total)
+	}
+	if rows, total, _ := store.Players(ctx, "computer", t0, 0, 10); total != 3 || rows[0].Name != "Computer · easy" {
+		t.Errorf("prefix computer: %+v (total %d), want the three computer players", rows, total)
 	}
 	if _, total, _ := store.Players(ctx, "zz", t0, 0, 10); total != 0 {
 		t.Errorf("prefix zz: %d players", total)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -647,4 +648,23 @@ func TestNewcomerIsPointedAtTheComputer(t *testing.T) {
 	if v.Last.Find("form#play-computer").Length() == 0 {
 		t.Fatal("the link does not lead to the form that starts a game against the computer")
 	}
+}
+
+// TestComputerInThePlayersDirectory: the computer players are found in
+// the players directory like anyone, and lead to their profiles.
+func TestComputerInThePlayersDirectory(t *testing.T) {
+	s := startComputerless(t, "", nil)
+	v := s.newClient(t)
+	v.Get("/players?q=comp")
+	v.wantStatus(http.StatusOK)
+	var found []string
+	v.Last.Find("#players tr[data-player]").Each(func(_ int, r *goquery.Selection) {
+		name, _ := r.Attr("data-player")
+		found = append(found, name)
+	})
+	if len(found) != 3 || !slices.Contains(found, "Computer · hard") {
+		t.Fatalf("the directory finds %q for \"comp\", want the three computer players", found)
+	}
+	v.Click(v.Last.Find(`#players tr[data-player="Computer · hard"] a`).First())
+	v.wantStatus(http.StatusOK)
 }

@@ -59,7 +59,7 @@ func TestLeaderboardAndPlayersInSpanishAndPortuguese(t *testing.T) {
 	wantWords(t, bea, "#own-rank", "Você não aparece na classificação", "ainda é provisório (1 partida valendo rating até agora)")
 	bea.Get("/players")
 	wantWords(t, bea, "h1", "Jogadores")
-	wantWords(t, bea, "#players-count", "2 jogadores")
+	wantWords(t, bea, "#players-count", "5 jogadores") // the two players and the three computer players
 	wantWords(t, bea, "#players thead", "Jogador", "Última partida jogada")
 	last := strings.TrimSpace(bea.Last.Find(`#players tr[data-player="ana"] td`).Last().Text())
 	if !regexp.MustCompile(`^\d{1,2} de \p{L}+ de \d{4}$`).MatchString(last) {
