@@ -429,9 +429,9 @@ type Standing struct {
 	Rank            int
 }
 
-// Standings ranks the entrants by points, then Buchholz, then
-// Sonneborn–Berger (then rating and id, without sharing the rank for
-// those). Every game counts once for each of its two players.
+// Standings ranks the entrants by points, then those who did not
+// withdraw above those who did, then Buchholz, then Sonneborn–Berger
+// (then rating and id, without sharing the rank for those). Every game counts once for each of its two players.
 // Errors: ErrEntrants, ErrUnknown.
 func Standings(entrants []Entrant, games []Game) ([]Standing, error) {
 	recs, err := records(entrants, games)
@@ -458,8 +458,16 @@ func Standings(entrants []Entrant, games []Game) ([]Standing, error) {
 	for _, s := range rows {
 		out = append(out, *s)
 	}
+	withdrawn := map[int64]bool{}
+	for _, e := range entrants {
+		withdrawn[e.ID] = e.Withdrawn
+	}
 	level := func(a, b Standing) int {
 		if c := cmp.Compare(b.Points, a.Points); c != 0 {
+			return c
+		}
+		// On equal points, who played on ranks above who withdrew.
+		if c := cmp.Compare(b2i(withdrawn[a.ID]), b2i(withdrawn[b.ID])); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.Buchholz, a.Buchholz); c != 0 {
@@ -484,4 +492,11 @@ func Standings(entrants []Entrant, games []Game) ([]Standing, error) {
 		}
 	}
 	return out, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -447,3 +447,31 @@ func TestSwissLeavesWithdrawnOut(t *testing.T) {
 		t.Errorf("one entrant left to pair: %v, want ErrEntrants", err)
 	}
 }
+
+// TestStandingsWithdrawnBelowOnEqualPoints: in a knockout, a player who
+// won a quarter-final and withdrew before the semi-final ranks below one
+// who won a quarter-final and lost the semi-final on the board, though
+// the tie-breaks would favour them.
+func TestStandingsWithdrawnBelowOnEqualPoints(t *testing.T) {
+	var es []Entrant
+	for id := int64(1); id <= 8; id++ {
+		es = append(es, Entrant{ID: id, Rating: float64(2000 - id), Withdrawn: id == 3})
+	}
+	win := func(round int, a, b int64) Game { return Game{Round: round, Pairing: Pairing{a, b}, Points0: 1} }
+	games := []Game{
+		win(1, 1, 8), win(1, 2, 7), win(1, 3, 6), win(1, 4, 5),
+		win(2, 1, 4), // 4 loses the semi-final on the board
+		win(2, 2, 3), // 3 withdrew: the semi-final is forfeited
+	}
+	st, err := Standings(es, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[int64]int{}
+	for _, s := range st {
+		rank[s.ID] = s.Rank
+	}
+	if rank[4] >= rank[3] {
+		t.Fatalf("the semi-final loser ranks %d and the withdrawn player %d: %+v", rank[4], rank[3], st)
+	}
+}
