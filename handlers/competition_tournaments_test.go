@@ -143,8 +143,10 @@ func TestTournamentWithComputerEntrant(t *testing.T) {
 	if pts := v.text(`#standings tr[data-player="` + computer + `"] .points`); pts != "6" {
 		t.Errorf("the computer has %q points, want 6 (four wins, two byes)", pts)
 	}
-	if n := v.Last.Find("#crosstable tbody a").Length(); n != 6 {
-		t.Errorf("%d game links in the crosstable, want 6", n)
+	// Each pair meets twice, once with each colour: both games are
+	// linked, from both players' rows.
+	if n := v.Last.Find("#crosstable tbody a").Length(); n != 12 {
+		t.Errorf("%d game links in the crosstable, want 12", n)
 	}
 	rated := func(name string) int {
 		rs, err := s.DB.Ratings(ctx, mustUser(t, s, name), s.Clock.Now())

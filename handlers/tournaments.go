@@ -406,13 +406,7 @@ func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
 		p.Cross[i] = make([]views.CrossCell, len(d.Entrants))
 	}
 	add := func(cell *views.CrossCell, text, href string) {
-		if cell.Text != "" {
-			cell.Text += " "
-		}
-		cell.Text += text
-		if cell.Href == "" {
-			cell.Href = href
-		}
+		cell.Results = append(cell.Results, views.CrossResult{Text: text, Href: href})
 	}
 	for _, x := range d.Pairings {
 		if x.Side[1].ID == 0 {

@@ -83,9 +83,17 @@ type StandingLine struct {
 	Withdrawn       bool
 }
 
-// CrossCell is one cell of a crosstable: Text "1", "½", "0", "…" (being
-// played), "" for the diagonal; Href the match's game.
+// CrossCell is one cell of a crosstable: a result per game the two
+// players have (two when each pairing is played with each colour), or
+// Text alone ("×" on the diagonal).
 type CrossCell struct {
+	Text    string
+	Results []CrossResult
+}
+
+// CrossResult is one game's result in a crosstable cell: Text "1", "½",
+// "0", "…" (being played); Href the game.
+type CrossResult struct {
 	Text string
 	Href string
 }
