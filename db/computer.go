@@ -123,6 +123,9 @@ type ComputerTurn struct {
 	ComputerID int64
 	Level      string
 	Side       rules.Side // the computer's side
+	// OpponentID is the other side's account: the player waiting for
+	// the computer (a computer account in a game between two).
+	OpponentID int64
 	// Armistice: the opponent's armistice offer waits for the computer's
 	// answer (answer it before moving).
 	Armistice bool
@@ -133,11 +136,11 @@ type ComputerTurn struct {
 // state lives in the games themselves, so after a restart nothing waiting
 // for the computer is lost.
 func (db *DB) ComputerTurns(ctx context.Context) ([]ComputerTurn, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT g.id, g.ply, u.id, u.computer_level, 0, COALESCE(g.armistice_by = 1, 0), g.updated_at
+	rows, err := db.read.QueryContext(ctx, `SELECT g.id, g.ply, u.id, u.computer_level, 0, COALESCE(g.armistice_by = 1, 0), g.updated_at, g.side1_id
 		FROM users u JOIN games g ON g.side0_id = u.id AND g.status = 'active'
 		WHERE u.computer_level IS NOT NULL AND (g.to_move = 0 OR g.armistice_by = 1)
 		UNION ALL
-		SELECT g.id, g.ply, u.id, u.computer_level, 1, COALESCE(g.armistice_by = 0, 0), g.updated_at
+		SELECT g.id, g.ply, u.id, u.computer_level, 1, COALESCE(g.armistice_by = 0, 0), g.updated_at, g.side0_id
 		FROM users u JOIN games g ON g.side1_id = u.id AND g.status = 'active'
 		WHERE u.computer_level IS NOT NULL AND (g.to_move = 1 OR g.armistice_by = 0)
 		ORDER BY 7, 1`)
@@ -150,7 +153,7 @@ func (db *DB) ComputerTurns(ctx context.Context) ([]ComputerTurn, error) {
 		var t ComputerTurn
 		var side int
 		var updated int64
-		if err := rows.Scan(&t.GameID, &t.Ply, &t.ComputerID, &t.Level, &side, &t.Armistice, &updated); err != nil {
+		if err := rows.Scan(&t.GameID, &t.Ply, &t.ComputerID, &t.Level, &side, &t.Armistice, &updated, &t.OpponentID); err != nil {
 			return nil, err
 		}
 		t.Side = rules.Side(side)

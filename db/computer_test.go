@@ -86,7 +86,7 @@ func TestStartComputerGameAndTurns(t *testing.T) {
 	if err != nil || len(turns) != 1 {
 		t.Fatalf("turns %+v (%v), want one", turns, err)
 	}
-	want := db.ComputerTurn{GameID: id, Ply: 1, ComputerID: hard.ID, Level: "hard", Side: rules.Side1}
+	want := db.ComputerTurn{GameID: id, Ply: 1, ComputerID: hard.ID, Level: "hard", Side: rules.Side1, OpponentID: ann.ID}
 	if turns[0] != want {
 		t.Fatalf("turn %+v, want %+v", turns[0], want)
 	}

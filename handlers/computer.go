@@ -40,10 +40,10 @@ type computer struct {
 	nodes int64 // an analysis' budget per position; 0: the hard level's own
 	// moveNodes is the budget of a move; 0: the level's own.
 	moveNodes int64
-	// slots holds one token per search running: its capacity is the most
-	// searches at once. Waiting goroutines take turns in order, so an
+	// slots are the searches that may run at once, shared round robin
+	// between the players waiting (and the analyses, as one more): an
 	// analysis between two positions lets a waiting move go first.
-	slots chan struct{}
+	slots *searchSlots
 	wake  chan struct{}
 
 	mu        sync.Mutex
@@ -56,7 +56,7 @@ type computer struct {
 
 func newComputer(store *db.DB, cfg Config) *computer {
 	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames,
-		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: make(chan struct{}, max(cfg.BotWorkers, 1)), wake: make(chan struct{}, 1),
+		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), wake: make(chan struct{}, 1),
 		busy: map[int64]bool{}, failed: map[int64]int{}}
 }
 
@@ -139,10 +139,10 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 				delete(c.busy, t.GameID)
 				c.mu.Unlock()
 			}()
-			if !c.acquire(ctx) {
+			if !c.acquire(ctx, t.OpponentID) {
 				return
 			}
-			defer c.release()
+			defer c.release(t.OpponentID)
 			if err := c.safely(func() error { return c.play(ctx, t) }); err != nil && ctx.Err() == nil {
 				c.log.Error("computer move", "game", t.GameID, "ply", t.Ply, "err", err)
 				c.mu.Lock()
@@ -185,11 +185,10 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 	return nil
 }
 
-// acquire waits for a search slot; false when ctx ended first.
-func (c *computer) acquire(ctx context.Context) bool {
-	select {
-	case c.slots <- struct{}{}:
-	case <-ctx.Done():
+// acquire waits for a search slot for owner (the player the search
+// answers, or analysisOwner); false when ctx ended first.
+func (c *computer) acquire(ctx context.Context, owner int64) bool {
+	if !c.slots.acquire(ctx, owner) {
 		return false
 	}
 	c.mu.Lock()
@@ -199,12 +198,12 @@ func (c *computer) acquire(ctx context.Context) bool {
 	return true
 }
 
-// release gives back the slot of a search that ended.
-func (c *computer) release() {
+// release gives back the slot of owner's search that ended.
+func (c *computer) release(owner int64) {
 	c.mu.Lock()
 	c.running--
 	c.mu.Unlock()
-	<-c.slots
+	c.slots.release(owner)
 }
 
 // safely runs fn, turning a panic into an error (a search must not take
@@ -347,11 +346,11 @@ func (c *computer) analyse(ctx context.Context, an db.Analysis) error {
 		return err
 	}
 	for ply := an.Done; ply < an.Total; ply++ {
-		if !c.acquire(ctx) {
+		if !c.acquire(ctx, analysisOwner) {
 			return nil
 		}
 		p, err := evaluate(ctx, player, st, ply, an.Nodes, g.Seed, score)
-		c.release()
+		c.release(analysisOwner)
 		if err != nil {
 			return err
 		}

@@ -618,3 +618,42 @@ func TestComputerArmisticeAndMatch(t *testing.T) {
 		t.Fatalf("the match's second game is at ply %d after alice's three moves", g2.Ply)
 	}
 }
+
+// TestComputerSharesItsSearches: with one player's many games waiting for
+// the computer, another player's game is answered within the next few
+// searches, not after all of the first player's.
+func TestComputerSharesItsSearches(t *testing.T) {
+	const many = 8
+	s := startComputerless(t, "", func(cfg *handlers.Config) { cfg.BotWorkers, cfg.MoveNodes = 1, 20_000 })
+	a := s.newClient(t)
+	a.SignUp("alice")
+	var alices []int64
+	for range many {
+		alices = append(alices, playComputer(t, a, "trenches", "", "hard", "1")) // the computer moves first
+	}
+	answered := func() int {
+		n := 0
+		for _, id := range alices {
+			if s.game(t, id).Ply > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	runComputer(t, s)
+	waitFor(t, "the computer's first move", func() bool { return answered() >= 1 })
+	b := s.newClient(t)
+	b.SignUp("bob")
+	bobs := playComputer(t, b, "trenches", "", "hard", "1")
+	before := answered()
+	if before >= many-1 {
+		t.Fatalf("the computer answered %d of alice's %d games before bob's started: make its searches longer", before, many)
+	}
+	waitFor(t, "the computer's move for bob", func() bool { return s.game(t, bobs).Ply > 0 })
+	after := answered()
+	if after > before+2 {
+		t.Fatalf("bob's one game waited for %d of alice's searches (%d answered when it started, %d when it was answered)",
+			after-before, before, after)
+	}
+	t.Logf("alice's games answered: %d when bob's started, %d when bob's was answered", before, after)
+}
