@@ -121,9 +121,9 @@ func TestStartComputerGameAndTurns(t *testing.T) {
 	if err != nil || len(chs) != 1 || chs[0].ComputerID != hard.ID {
 		t.Fatalf("computer challenges %+v (%v)", chs, err)
 	}
-	_, err = store.AcceptAsComputer(ctx, chs[0].ID, ann.ID, false, 3, t0)
+	_, err = store.AcceptAsComputer(ctx, chs[0].ID, ann.ID, false, 0, 3, t0)
 	wantKind(t, err, db.KindForbidden)
-	newID, err := store.AcceptAsComputer(ctx, chs[0].ID, hard.ID, false, 3, t0)
+	newID, err := store.AcceptAsComputer(ctx, chs[0].ID, hard.ID, false, 0, 3, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

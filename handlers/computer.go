@@ -36,8 +36,12 @@ type computer struct {
 	now   func() time.Time
 	seed  func() int64
 	log   *slog.Logger
-	rated bool  // games against the computer are rated
-	nodes int64 // an analysis' budget per position; 0: the hard level's own
+	rated bool // games against the computer are rated
+	// maxGames is the most games a player may have in progress against
+	// the computer; beyond it the computer declines their challenges
+	// (0: no limit).
+	maxGames int
+	nodes    int64 // an analysis' budget per position; 0: the hard level's own
 	// moveNodes is the budget of a move; 0: the level's own.
 	moveNodes int64
 	// slots are the searches that may run at once, shared round robin
@@ -55,7 +59,7 @@ type computer struct {
 }
 
 func newComputer(store *db.DB, cfg Config) *computer {
-	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames,
+	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames, maxGames: cfg.ComputerGames,
 		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), wake: make(chan struct{}, 1),
 		busy: map[int64]bool{}, failed: map[int64]int{}}
 }
@@ -106,9 +110,11 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 			}
 			continue
 		}
-		id, err := c.db.AcceptAsComputer(ctx, ch.ID, ch.ComputerID, c.rated, c.seed(), c.now())
+		id, err := c.db.AcceptAsComputer(ctx, ch.ID, ch.ComputerID, c.rated, c.maxGames, c.seed(), c.now())
 		if err != nil && db.KindOf(err) != db.KindConflict {
 			c.log.Error("computer accepts a challenge", "challenge", ch.ID, "err", err)
+		} else if err == nil && id == 0 {
+			c.log.Info("computer declined a challenge: its creator has the most games against it", "challenge", ch.ID) // not shown
 		} else if err == nil {
 			c.log.Info("computer accepted a challenge", "challenge", ch.ID, "game", id) // not shown
 		}
