@@ -34,9 +34,15 @@ func TestComputerAccounts(t *testing.T) {
 	if len(cs) != 3 || cs[0].Name != "Computer · easy" || cs[1].Level != "medium" || cs[2].Name != "Computer · hard" {
 		t.Fatalf("computer accounts %+v", cs)
 	}
-	// Nobody can take their names, in any case.
-	_, err = store.CreateUser(ctx, "computer · HARD", "hash", t0)
-	wantKind(t, err, db.KindConflict)
+	// Nobody can take their names, in any case, nor names that read as
+	// theirs.
+	for _, name := range []string{"computer · HARD", "Computer", "computer_hard", "Computer-easy", "c-o-m-p-u-t-e-r99"} {
+		_, err = store.CreateUser(ctx, name, "hash", t0)
+		wantKind(t, err, db.KindInvalid)
+	}
+	if _, err := store.CreateUser(ctx, "my_computer", "hash", t0); err != nil {
+		t.Fatal(err)
+	}
 	// Their password hash is no hash: no password matches it.
 	u, err := store.UserByName(ctx, "Computer · hard")
 	if err != nil {
