@@ -49,6 +49,9 @@ type computer struct {
 	// analysis between two positions lets a waiting move go first.
 	slots *searchSlots
 	wake  chan struct{}
+	// clock is the real clock the searches' time caps are read on
+	// (time.Now; cfg.Now may be a test's fixed clock).
+	clock func() time.Time
 
 	mu        sync.Mutex
 	busy      map[int64]bool // games with a search under way
@@ -60,7 +63,7 @@ type computer struct {
 
 func newComputer(store *db.DB, cfg Config) *computer {
 	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames, maxGames: cfg.ComputerGames,
-		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), wake: make(chan struct{}, 1),
+		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), wake: make(chan struct{}, 1), clock: time.Now,
 		busy: map[int64]bool{}, failed: map[int64]int{}}
 }
 
@@ -223,12 +226,12 @@ func (c *computer) safely(fn func() error) (err error) {
 	return fn()
 }
 
-// stopper is a search's Stop: the time limit of level (read on the real
-// clock) or the worker's end. Each time the search asks (every thousand
-// or two nodes), it first gives way to the goroutines waiting to run: the
+// stopper is a search's Stop: limit passed on clock (the real one), or
+// the worker's end. Each time the search asks (every thousand or two
+// nodes), it first gives way to the goroutines waiting to run: the
 // players' requests go before the computer's thinking.
-func stopper(ctx context.Context, limit time.Duration) func() bool {
-	late := bot.Deadline(time.Now, limit)
+func stopper(ctx context.Context, clock func() time.Time, limit time.Duration) func() bool {
+	late := bot.Deadline(clock, limit)
 	return func() bool {
 		runtime.Gosched()
 		return ctx.Err() != nil || late()
@@ -254,7 +257,7 @@ func (c *computer) play(ctx context.Context, t db.ComputerTurn) error {
 	}
 	level := bot.Level(t.Level)
 	req := bot.Request{Level: level, Seed: g.Seed ^ int64(g.Ply)*0x2545f4914f6cdd1d, Side: t.Side,
-		Budget: bot.Budget{Nodes: c.moveNodes, Stop: stopper(ctx, bot.MoveTime(level))}}
+		Budget: c.moveBudget(ctx, level)}
 	if req.MatchScore, err = c.matchScore(ctx, g); err != nil {
 		return err
 	}
@@ -284,6 +287,14 @@ func (c *computer) play(ctx context.Context, t db.ComputerTurn) error {
 	}
 	_, err = c.db.PlayMove(ctx, db.Play{GameID: g.ID, UserID: t.ComputerID, Ply: g.Ply, Move: th.Move}, now)
 	return ignoreConflict(err)
+}
+
+// moveBudget is the budget of a computer's move at level: the node
+// budget decides (c.moveNodes, or the level's own); the time cap
+// (bot.MoveCap, on c.clock) only stops a search on a machine many times
+// slower than usual, and the worker's end stops it at once.
+func (c *computer) moveBudget(ctx context.Context, level bot.Level) bot.Budget {
+	return bot.Budget{Nodes: c.moveNodes, Stop: stopper(ctx, c.clock, bot.MoveCap(level))}
 }
 
 // ignoreConflict drops a conflict: the game moved on (a resignation, say)
@@ -316,10 +327,10 @@ func (c *computer) matchScore(ctx context.Context, g db.Game) ([2]int, error) {
 	return bot.MatchScore(played, rules.GameSpec{Variant: g.Variant, Swapped: g.Swapped}), nil
 }
 
-// analysisCap bounds the search of one position of an analysis: its node
-// budget normally ends it well before (the cap keeps a slow machine from
-// stalling the queue).
-var analysisCap = 4 * bot.MoveTime(bot.Hard)
+// analysisCap bounds the search of one position of an analysis as a
+// move's cap does: its node budget ends it well before, however busy the
+// machine (the cap keeps a stalled search from holding the queue).
+var analysisCap = bot.MoveCap(bot.Hard)
 
 // analyse evaluates the positions of analysis an from where it stopped to
 // the end, one at a time, each stored as it is made.
@@ -355,7 +366,7 @@ func (c *computer) analyse(ctx context.Context, an db.Analysis) error {
 		if !c.acquire(ctx, analysisOwner) {
 			return nil
 		}
-		p, err := evaluate(ctx, player, st, ply, an.Nodes, g.Seed, score)
+		p, err := evaluate(ctx, c.clock, analysisCap, player, st, ply, an.Nodes, g.Seed, score)
 		c.release(analysisOwner)
 		if err != nil {
 			return err
@@ -380,9 +391,10 @@ func (c *computer) analyse(ctx context.Context, an db.Analysis) error {
 
 // evaluate is the analysis of the position st after ply: the game's
 // result once it is over, else the hard level's search for the side to
-// move with nodes (0: the level's own budget) and a seed fixed by the game
-// and the ply, so that the same analysis gives the same numbers.
-func evaluate(ctx context.Context, player bot.Player, st rules.State, ply int, nodes, seed int64, matchScore [2]int) (db.AnalysisPly, error) {
+// move with nodes (0: the level's own budget), stopped after limit on
+// clock at the latest, and a seed fixed by the game and the ply, so that
+// the same analysis gives the same numbers.
+func evaluate(ctx context.Context, clock func() time.Time, limit time.Duration, player bot.Player, st rules.State, ply int, nodes, seed int64, matchScore [2]int) (db.AnalysisPly, error) {
 	p := db.AnalysisPly{Ply: ply}
 	if res := st.Result(); res.Over || !st.ToMove().Valid() {
 		switch res.Winner {
@@ -396,7 +408,7 @@ func evaluate(ctx context.Context, player bot.Player, st rules.State, ply int, n
 		return p, nil
 	}
 	th, err := think(player, st, bot.Request{Level: bot.Hard, Seed: seed ^ int64(ply)*0x2545f4914f6cdd1d, Side: st.ToMove(),
-		MatchScore: matchScore, Budget: bot.Budget{Nodes: nodes, Stop: stopper(ctx, analysisCap)}})
+		MatchScore: matchScore, Budget: bot.Budget{Nodes: nodes, Stop: stopper(ctx, clock, limit)}})
 	if errors.Is(err, bot.ErrNoMove) {
 		p.Expect = 0.5
 		return p, nil
