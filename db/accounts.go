@@ -194,7 +194,8 @@ func (db *DB) ResetPassword(ctx context.Context, tok, passwordHash string, now t
 // working, every session ends, and a reset token valid for
 // AdminResetTokenTTL is made. It returns the token, and the account's
 // verified address (To.Email "" when there is none) to mail it to.
-// Errors: KindNotFound for an unknown or deleted account.
+// Errors: KindNotFound for an unknown or deleted account; KindForbidden
+// for a computer account.
 func (db *DB) ForcePasswordReset(ctx context.Context, userID int64, now time.Time) (PasswordReset, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -209,6 +210,9 @@ func (db *DB) ForcePasswordReset(ctx context.Context, userID int64, now time.Tim
 		return r, Errorf(KindNotFound, "No such player.")
 	} else if err != nil {
 		return r, fmt.Errorf("db: force reset: %w", err)
+	}
+	if err := refuseComputer(ctx, tx, userID); err != nil {
+		return r, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = '' WHERE id = ?`, userID); err != nil {
 		return r, fmt.Errorf("db: force reset: %w", err)
@@ -306,7 +310,8 @@ func (db *DB) VerifyEmail(ctx context.Context, tok string, now time.Time) (User,
 // messages it wrote are removed, and its settings, tokens and ratings are
 // dropped, and so are its private notes. The account row stays so that finished games keep both sides:
 // its name becomes the tombstone "deleted-ID" and it can never sign in
-// again. Errors: KindNotFound for an unknown or already deleted account.
+// again. Errors: KindNotFound for an unknown or already deleted account;
+// KindForbidden for a computer account.
 func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -318,6 +323,9 @@ func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) er
 		return fmt.Errorf("db: delete account: %w", err)
 	} else if n != 1 {
 		return Errorf(KindNotFound, "No such player.")
+	}
+	if err := refuseComputer(ctx, tx, userID); err != nil {
+		return err
 	}
 	if err := resignAll(ctx, tx, userID, now); err != nil {
 		return err

@@ -28,10 +28,26 @@ func (db *DB) SetAdmin(ctx context.Context, name string, admin bool) (User, erro
 	return u, nil
 }
 
+// refuseComputer returns the refusal of an admin action on userID when it
+// is a computer account (KindForbidden): the computer players are not
+// people's accounts to reset, suspend or delete.
+func refuseComputer(ctx context.Context, q queryer, userID int64) error {
+	var name string
+	err := q.QueryRowContext(ctx, `SELECT name FROM users WHERE id = ? AND computer_level IS NOT NULL`, userID).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("db: computer account: %w", err)
+	}
+	return Errorf(KindForbidden, "%s is a computer player: its account cannot be reset, suspended or deleted.", name)
+}
+
 // SuspendUser suspends userID: every session of it ends, it cannot sign
 // in, and its open challenges are withdrawn; its games go on (its clocks
 // run). Errors: KindNotFound for an unknown or deleted account;
-// KindConflict when it is suspended already.
+// KindForbidden for a computer account; KindConflict when it is
+// suspended already.
 func (db *DB) SuspendUser(ctx context.Context, userID int64, now time.Time) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -43,6 +59,9 @@ func (db *DB) SuspendUser(ctx context.Context, userID int64, now time.Time) erro
 		return Errorf(KindNotFound, "No such player.")
 	} else if err != nil {
 		return fmt.Errorf("db: suspend: %w", err)
+	}
+	if err := refuseComputer(ctx, tx, userID); err != nil {
+		return err
 	}
 	if u.Suspended() {
 		return Errorf(KindConflict, "%s is suspended already.", u.Name)

@@ -70,6 +70,28 @@ type NewComputerGame struct {
 	// Rated: the match's games change both players' ratings (the server
 	// rates games against the computer only when told to).
 	Rated bool
+	// MaxInProgress is the most games the player may have in progress
+	// against the computer (all levels together); 0 means no limit.
+	MaxInProgress int
+}
+
+// computerGamesInProgress is how many active games userID plays against a
+// computer account.
+func computerGamesInProgress(ctx context.Context, q queryer, userID int64) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM games g JOIN users u
+		ON u.id = CASE WHEN g.side0_id = ?1 THEN g.side1_id ELSE g.side0_id END
+		WHERE g.status = 'active' AND (g.side0_id = ?1 OR g.side1_id = ?1) AND u.computer_level IS NOT NULL`, userID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("db: games against the computer: %w", err)
+	}
+	return n, nil
+}
+
+// tooManyComputerGames is the refusal of a game against the computer to a
+// player who has max in progress already.
+func tooManyComputerGames(max int) error {
+	return Errorf(KindConflict, "You have %d games in progress against the computer, the most allowed: finish one before starting another.", max)
 }
 
 // StartComputerGame starts a match against the computer at once, with no
@@ -79,7 +101,8 @@ type NewComputerGame struct {
 // in one transaction. The time control is ComputerDaysPerMove days per
 // move. seed drives every random choice (a random side, the deal). It
 // returns the game's id. Errors: KindInvalid for an unknown game, rules,
-// side or level.
+// side or level; KindConflict when the player has c.MaxInProgress games
+// in progress against the computer already.
 func (db *DB) StartComputerGame(ctx context.Context, c NewComputerGame, seed int64, now time.Time) (int64, error) {
 	nc := NewChallenge{CreatorID: c.UserID, Game: c.Game, Variant: c.Variant, Color: c.Color}
 	if err := checkGame(&nc); err != nil {
@@ -96,6 +119,15 @@ func (db *DB) StartComputerGame(ctx context.Context, c NewComputerGame, seed int
 	}
 	if comp.ID == c.UserID {
 		return 0, Errorf(KindForbidden, "The computer does not play itself.")
+	}
+	if c.MaxInProgress > 0 {
+		n, err := computerGamesInProgress(ctx, tx, c.UserID)
+		if err != nil {
+			return 0, err
+		}
+		if n >= c.MaxInProgress {
+			return 0, tooManyComputerGames(c.MaxInProgress)
+		}
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO challenges
 		(creator_id, opponent_id, game, variant, color, days_per_move, clock, created_at, rated)
@@ -123,6 +155,9 @@ type ComputerTurn struct {
 	ComputerID int64
 	Level      string
 	Side       rules.Side // the computer's side
+	// OpponentID is the other side's account: the player waiting for
+	// the computer (a computer account in a game between two).
+	OpponentID int64
 	// Armistice: the opponent's armistice offer waits for the computer's
 	// answer (answer it before moving).
 	Armistice bool
@@ -133,11 +168,11 @@ type ComputerTurn struct {
 // state lives in the games themselves, so after a restart nothing waiting
 // for the computer is lost.
 func (db *DB) ComputerTurns(ctx context.Context) ([]ComputerTurn, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT g.id, g.ply, u.id, u.computer_level, 0, COALESCE(g.armistice_by = 1, 0), g.updated_at
+	rows, err := db.read.QueryContext(ctx, `SELECT g.id, g.ply, u.id, u.computer_level, 0, COALESCE(g.armistice_by = 1, 0), g.updated_at, g.side1_id
 		FROM users u JOIN games g ON g.side0_id = u.id AND g.status = 'active'
 		WHERE u.computer_level IS NOT NULL AND (g.to_move = 0 OR g.armistice_by = 1)
 		UNION ALL
-		SELECT g.id, g.ply, u.id, u.computer_level, 1, COALESCE(g.armistice_by = 0, 0), g.updated_at
+		SELECT g.id, g.ply, u.id, u.computer_level, 1, COALESCE(g.armistice_by = 0, 0), g.updated_at, g.side0_id
 		FROM users u JOIN games g ON g.side1_id = u.id AND g.status = 'active'
 		WHERE u.computer_level IS NOT NULL AND (g.to_move = 1 OR g.armistice_by = 0)
 		ORDER BY 7, 1`)
@@ -150,7 +185,7 @@ func (db *DB) ComputerTurns(ctx context.Context) ([]ComputerTurn, error) {
 		var t ComputerTurn
 		var side int
 		var updated int64
-		if err := rows.Scan(&t.GameID, &t.Ply, &t.ComputerID, &t.Level, &side, &t.Armistice, &updated); err != nil {
+		if err := rows.Scan(&t.GameID, &t.Ply, &t.ComputerID, &t.Level, &side, &t.Armistice, &updated, &t.OpponentID); err != nil {
 			return nil, err
 		}
 		t.Side = rules.Side(side)
@@ -190,9 +225,11 @@ func (db *DB) ComputerChallenges(ctx context.Context) ([]ComputerChallenge, erro
 // AcceptAsComputer lets computer account computerID accept challenge id
 // addressed to it (a rematch offer, say) as AcceptChallenge does; unless
 // rated, the match is unrated whatever the challenge asked. It returns
-// the new game's id. Errors: as AcceptChallenge; KindForbidden when
-// computerID is not a computer account.
-func (db *DB) AcceptAsComputer(ctx context.Context, id, computerID int64, rated bool, seed int64, now time.Time) (int64, error) {
+// the new game's id; 0 when the computer declined the challenge instead
+// because its creator has maxInProgress games in progress against the
+// computer already (0: no limit). Errors: as AcceptChallenge;
+// KindForbidden when computerID is not a computer account.
+func (db *DB) AcceptAsComputer(ctx context.Context, id, computerID int64, rated bool, maxInProgress int, seed int64, now time.Time) (int64, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return 0, err
@@ -204,6 +241,25 @@ func (db *DB) AcceptAsComputer(ctx context.Context, id, computerID int64, rated 
 			return 0, fmt.Errorf("db: computer: %w", err)
 		}
 		return 0, Errorf(KindForbidden, "Only a computer account accepts this way.")
+	}
+	if maxInProgress > 0 {
+		var creator int64
+		err := tx.QueryRowContext(ctx, `SELECT creator_id FROM challenges WHERE id = ? AND opponent_id = ? AND status = 'open'`, id, computerID).Scan(&creator)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("db: computer challenge: %w", err)
+		}
+		if err == nil {
+			n, err := computerGamesInProgress(ctx, tx, creator)
+			if err != nil {
+				return 0, err
+			}
+			if n >= maxInProgress {
+				if _, err := tx.ExecContext(ctx, `UPDATE challenges SET status = 'declined' WHERE id = ?`, id); err != nil {
+					return 0, fmt.Errorf("db: computer declines: %w", err)
+				}
+				return 0, tx.Commit()
+			}
+		}
 	}
 	if !rated {
 		if _, err := tx.ExecContext(ctx, `UPDATE challenges SET rated = 0 WHERE id = ? AND status = 'open'`, id); err != nil {

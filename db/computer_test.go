@@ -34,9 +34,15 @@ func TestComputerAccounts(t *testing.T) {
 	if len(cs) != 3 || cs[0].Name != "Computer · easy" || cs[1].Level != "medium" || cs[2].Name != "Computer · hard" {
 		t.Fatalf("computer accounts %+v", cs)
 	}
-	// Nobody can take their names, in any case.
-	_, err = store.CreateUser(ctx, "computer · HARD", "hash", t0)
-	wantKind(t, err, db.KindConflict)
+	// Nobody can take their names, in any case, nor names that read as
+	// theirs.
+	for _, name := range []string{"computer · HARD", "Computer", "computer_hard", "Computer-easy", "c-o-m-p-u-t-e-r99"} {
+		_, err = store.CreateUser(ctx, name, "hash", t0)
+		wantKind(t, err, db.KindInvalid)
+	}
+	if _, err := store.CreateUser(ctx, "my_computer", "hash", t0); err != nil {
+		t.Fatal(err)
+	}
 	// Their password hash is no hash: no password matches it.
 	u, err := store.UserByName(ctx, "Computer · hard")
 	if err != nil {
@@ -86,7 +92,7 @@ func TestStartComputerGameAndTurns(t *testing.T) {
 	if err != nil || len(turns) != 1 {
 		t.Fatalf("turns %+v (%v), want one", turns, err)
 	}
-	want := db.ComputerTurn{GameID: id, Ply: 1, ComputerID: hard.ID, Level: "hard", Side: rules.Side1}
+	want := db.ComputerTurn{GameID: id, Ply: 1, ComputerID: hard.ID, Level: "hard", Side: rules.Side1, OpponentID: ann.ID}
 	if turns[0] != want {
 		t.Fatalf("turn %+v, want %+v", turns[0], want)
 	}
@@ -121,9 +127,9 @@ func TestStartComputerGameAndTurns(t *testing.T) {
 	if err != nil || len(chs) != 1 || chs[0].ComputerID != hard.ID {
 		t.Fatalf("computer challenges %+v (%v)", chs, err)
 	}
-	_, err = store.AcceptAsComputer(ctx, chs[0].ID, ann.ID, false, 3, t0)
+	_, err = store.AcceptAsComputer(ctx, chs[0].ID, ann.ID, false, 0, 3, t0)
 	wantKind(t, err, db.KindForbidden)
-	newID, err := store.AcceptAsComputer(ctx, chs[0].ID, hard.ID, false, 3, t0)
+	newID, err := store.AcceptAsComputer(ctx, chs[0].ID, hard.ID, false, 0, 3, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -416,7 +416,8 @@ func organisersTournament(ctx context.Context, tx *Tx, id, userID int64, forbidd
 // against the computer). Whether the computer plays the tournament's game
 // is for the caller to check. Errors: KindNotFound, KindForbidden (not
 // the organiser), KindInvalid (unknown level), KindConflict (not signing
-// up, full, or that level already entered).
+// up, full, that level already entered, or only the MinTournamentPeople
+// places kept for people left).
 func (db *DB) AddComputerEntrant(ctx context.Context, id, organiserID int64, level string, rated bool, now time.Time) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -432,6 +433,13 @@ func (db *DB) AddComputerEntrant(ctx context.Context, id, organiserID int64, lev
 	comp, err := computerByLevel(ctx, tx, level)
 	if err != nil {
 		return err
+	}
+	people, err := peopleEntered(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if computers := t.Entrants - people; computers+1 > t.MaxPlayers-MinTournamentPeople {
+		return Errorf(KindConflict, "A tournament keeps %d of its places for people: no more computer players.", MinTournamentPeople)
 	}
 	if err := enterTournament(ctx, tx, t, comp.ID, rated, Errorf(KindConflict, "%s is already in this tournament.", comp.Name), now); err != nil {
 		return err
@@ -520,9 +528,9 @@ func (db *DB) LeaveTournament(ctx context.Context, id, userID int64, now time.Ti
 }
 
 // StartTournament lets the organiser start tournament id before its
-// sign-up ends, once it has its minimum of players. Errors: KindNotFound,
-// KindForbidden (not the organiser), KindConflict (not signing up, or too
-// few players).
+// sign-up ends, once it has its minimum of players, MinTournamentPeople
+// of them people. Errors: KindNotFound, KindForbidden (not the organiser),
+// KindConflict (not signing up, too few players or too few people).
 func (db *DB) StartTournament(ctx context.Context, id, userID int64, now time.Time) error {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -564,8 +572,8 @@ func (db *DB) CancelTournament(ctx context.Context, id, userID int64, now time.T
 }
 
 // StartDueTournaments starts every tournament whose sign-up ended before
-// now with its minimum of players, and cancels those without it; it
-// returns how many it started.
+// now with its minimum of players, MinTournamentPeople of them people,
+// and cancels the others; it returns how many it started.
 func (db *DB) StartDueTournaments(ctx context.Context, now time.Time) (int, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id FROM tournaments WHERE status = 'signup' AND starts_at IS NOT NULL AND starts_at <= ?`, unix(now))
 	if err != nil {
@@ -607,7 +615,11 @@ func (db *DB) startDue(ctx context.Context, id int64, now time.Time) (bool, erro
 	if err != nil || t.Status != "signup" {
 		return false, err
 	}
-	if t.Entrants < t.MinPlayers {
+	people, err := peopleEntered(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	if t.Entrants < t.MinPlayers || people < MinTournamentPeople {
 		if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET status = 'cancelled', ended_at = ? WHERE id = ?`, unix(now), id); err != nil {
 			return false, fmt.Errorf("db: cancel tournament: %w", err)
 		}
@@ -619,12 +631,36 @@ func (db *DB) startDue(ctx context.Context, id int64, now time.Time) (bool, erro
 	return true, tx.Commit()
 }
 
+// MinTournamentPeople is how many of a tournament's entrants must be
+// people (not computer players) for it to start: the computer does not
+// play tournaments by itself.
+const MinTournamentPeople = 2
+
+// peopleEntered is how many of tournament id's entrants are people.
+func peopleEntered(ctx context.Context, q queryer, id int64) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM tournament_entrants e JOIN users u ON u.id = e.user_id
+		WHERE e.tournament_id = ? AND u.computer_level IS NULL`, id).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("db: tournament entrants: %w", err)
+	}
+	return n, nil
+}
+
 // startTournament pairs the first round (every round of a round robin)
-// and starts its matches.
+// and starts its matches. Errors: KindConflict when fewer than
+// MinTournamentPeople of its entrants are people.
 func startTournament(ctx context.Context, tx *Tx, id int64, now time.Time) error {
 	t, err := tournamentByID(ctx, tx, id)
 	if err != nil {
 		return err
+	}
+	people, err := peopleEntered(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if people < MinTournamentPeople {
+		return Errorf(KindConflict, "A tournament starts only with at least %d people among its players; it has %d.", MinTournamentPeople, people)
 	}
 	entrants, err := entrantsOf(ctx, tx, id)
 	if err != nil {

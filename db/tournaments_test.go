@@ -326,18 +326,30 @@ func TestTournamentSignUpRules(t *testing.T) {
 func TestComputerEntrants(t *testing.T) {
 	store, _ := open(t)
 	ctx := context.Background()
-	us := users(t, store, "org", "ann")
-	org, ann := us[0], us[1]
+	us := users(t, store, "org", "ann", "bob")
+	org, ann, bob := us[0], us[1], us[2]
 	easy, medium := computer(t, store, "easy"), computer(t, store, "medium")
+	// games is how many of ann's games in d were against opponent.
+	games := func(d db.TournamentDetail, opponent int64) int {
+		n := 0
+		for _, p := range d.Pairings {
+			if p.GameID != 0 && (p.Side[0].ID == ann.ID && p.Side[1].ID == opponent || p.Side[1].ID == ann.ID && p.Side[0].ID == opponent) {
+				n++
+			}
+		}
+		return n
+	}
 	play := func(name string, comp db.Computer, rated bool) db.TournamentDetail {
 		t.Helper()
 		tr, err := store.CreateTournament(ctx, db.NewTournament{OrganiserID: org.ID, Name: name, Game: "trenches", Variant: "standard",
-			Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 2, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, Rated: true, Seed: 4}, t0)
+			Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 3, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, Rated: true, Seed: 4}, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := store.JoinTournament(ctx, tr.ID, ann.ID, t0); err != nil {
-			t.Fatal(err)
+		for _, u := range []db.User{ann, bob} {
+			if err := store.JoinTournament(ctx, tr.ID, u.ID, t0); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := store.AddComputerEntrant(ctx, tr.ID, ann.ID, comp.Level, rated, t0); db.KindOf(err) != db.KindForbidden {
 			t.Errorf("a player who is not the organiser adds the computer: %v, want forbidden", err)
@@ -355,8 +367,8 @@ func TestComputerEntrants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Status != "running" || len(d.Entrants) != 2 {
-			t.Fatalf("after the computer filled the last place: %s with %d entrants, want running with 2", d.Status, len(d.Entrants))
+		if d.Status != "running" || len(d.Entrants) != 3 {
+			t.Fatalf("after the computer filled the last place: %s with %d entrants, want running with 3", d.Status, len(d.Entrants))
 		}
 		if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, "hard", rated, t0); db.KindOf(err) != db.KindConflict {
 			t.Errorf("adding a computer after the start: %v, want a conflict", err)
@@ -366,15 +378,18 @@ func TestComputerEntrants(t *testing.T) {
 		}
 		return playOut(t, store, tr.ID, func(p db.TournamentPairing) bool { return p.Side[0].ID == ann.ID }, nil, t0)
 	}
-	if d := play("Unrated computer", easy, false); d.Status != "finished" {
+	d := play("Unrated computer", easy, false)
+	if d.Status != "finished" {
 		t.Fatalf("status %s", d.Status)
 	}
-	if r := rating(t, store, ann, "trenches"); r.Games != 0 {
-		t.Errorf("ann has %d rated games after playing an unrated computer entrant, want 0", r.Games)
+	want := games(d, bob.ID)
+	if r := rating(t, store, ann, "trenches"); r.Games != want || games(d, easy.ID) == 0 {
+		t.Errorf("ann has %d rated games after playing bob and an unrated computer entrant, want %d (those against bob)", r.Games, want)
 	}
-	play("Rated computer", medium, true)
-	if r := rating(t, store, ann, "trenches"); r.Games != 2 {
-		t.Errorf("ann has %d rated games after two against a rated computer entrant, want 2", r.Games)
+	d = play("Rated computer", medium, true)
+	want += games(d, bob.ID) + games(d, medium.ID)
+	if r := rating(t, store, ann, "trenches"); r.Games != want || games(d, medium.ID) == 0 {
+		t.Errorf("ann has %d rated games after playing bob and a rated computer entrant, want %d", r.Games, want)
 	}
 
 	// Before the start: each level once; removed by the organiser only.
@@ -400,6 +415,89 @@ func TestComputerEntrants(t *testing.T) {
 	}
 	if d, _ := store.Tournament(ctx, tr.ID); len(d.Entrants) != 0 {
 		t.Errorf("entrants after the removal: %+v", d.Entrants)
+	}
+}
+
+// TestTournamentNeedsTwoPeople: the computer players take at most the
+// places beside two kept for people, so a tournament never fills itself
+// with them; one with fewer than two people among its players does not
+// start, by the organiser's hand or at its deadline (it is cancelled).
+func TestTournamentNeedsTwoPeople(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "org", "ann", "bob")
+	org, ann, bob := us[0], us[1], us[2]
+	create := func(name string, starts time.Time) db.Tournament {
+		t.Helper()
+		tr, err := store.CreateTournament(ctx, db.NewTournament{OrganiserID: org.ID, Name: name, Game: "trenches", Variant: "standard",
+			Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 4, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, StartsAt: starts, Seed: 6}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	status := func(id int64) string {
+		t.Helper()
+		d, err := store.Tournament(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Status
+	}
+
+	// Filling itself: two computers at most in four places.
+	full := create("Computers only", time.Time{})
+	for _, level := range []string{"easy", "medium"} {
+		if err := store.AddComputerEntrant(ctx, full.ID, org.ID, level, false, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.AddComputerEntrant(ctx, full.ID, org.ID, "hard", false, t0); db.KindOf(err) != db.KindConflict {
+		t.Fatalf("a third computer in four places: %v, want a conflict", err)
+	}
+	// The organiser's start: refused with one person; allowed with two.
+	if err := store.StartTournament(ctx, full.ID, org.ID, t0); db.KindOf(err) != db.KindConflict {
+		t.Fatalf("the organiser starts a tournament of computers: %v, want a conflict", err)
+	}
+	if err := store.JoinTournament(ctx, full.ID, ann.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.StartTournament(ctx, full.ID, org.ID, t0); db.KindOf(err) != db.KindConflict {
+		t.Fatalf("the organiser starts a tournament of computers and ann: %v, want a conflict", err)
+	}
+	if got := status(full.ID); got != "signup" {
+		t.Fatalf("after the refused starts the tournament is %s", got)
+	}
+	if err := store.JoinTournament(ctx, full.ID, bob.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(full.ID); got != "running" {
+		t.Fatalf("filled with two people, the tournament is %s", got)
+	}
+
+	// At the deadline: cancelled with one person, started with two.
+	lonely, paired := create("Ann and computers", t0.Add(24*time.Hour)), create("Ann, bob and a computer", t0.Add(24*time.Hour))
+	for _, tr := range []db.Tournament{lonely, paired} {
+		for _, level := range []string{"easy", "medium"} {
+			if err := store.AddComputerEntrant(ctx, tr.ID, org.ID, level, false, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := store.JoinTournament(ctx, tr.ID, ann.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.JoinTournament(ctx, paired.ID, bob.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := store.StartDueTournaments(ctx, t0.Add(25*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("started %d (%v), want 1", n, err)
+	}
+	if a, b := status(lonely.ID), status(paired.ID); a != "cancelled" || b != "running" {
+		t.Fatalf("at the deadline: ann alone with computers %s, with bob %s", a, b)
+	}
+	if games, err := store.ActiveGames(ctx, ann.ID); err != nil || len(games) == 0 {
+		t.Fatalf("ann has %d games (%v) in the tournament that started", len(games), err)
 	}
 }
 

@@ -54,13 +54,35 @@ func ReservedName(name string) bool {
 	return strings.HasPrefix(strings.ToLower(name), TombstonePrefix)
 }
 
+// ComputerPrefix starts the names kept for the computer players
+// ("Computer · hard"): no new account may take a name that reads as one.
+const ComputerPrefix = "computer"
+
+// ComputerLikeName reports whether name could be taken for a computer
+// player's: it starts with ComputerPrefix in any case once the separators
+// ("-", "_", ".", spaces, "·") are left out ("Computer", "computer_hard",
+// "Com-puter").
+func ComputerLikeName(name string) bool {
+	bare := strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', '.', '·', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(name))
+	return strings.HasPrefix(bare, ComputerPrefix)
+}
+
 // CreateUser stores a new account with an already hashed password. The
 // first account of a server is its admin. Errors: KindConflict when the
 // name is taken (in any case); KindInvalid for a name kept for deleted
-// accounts (ReservedName).
+// accounts (ReservedName) or for the computer players (ComputerLikeName).
 func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now time.Time) (User, error) {
 	if ReservedName(name) {
 		return User{}, Errorf(KindInvalid, "Names beginning with %q are kept for deleted accounts; please choose another.", TombstonePrefix)
+	}
+	if ComputerLikeName(name) {
+		return User{}, Errorf(KindInvalid, "Names beginning with %q are kept for the computer players; please choose another.", ComputerPrefix)
 	}
 	tx, err := db.begin(ctx)
 	if err != nil {

@@ -264,3 +264,27 @@ func TestAdminShowsReplication(t *testing.T) {
 		t.Fatalf("the replication figure says %q", got)
 	}
 }
+
+// TestAdminRefusesComputerAccounts: the admin's actions on a computer
+// player's account (sent by hand: the page lists none) are refused with a
+// 403 saying why, and the computer keeps playing under its name.
+func TestAdminRefusesComputerAccounts(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := s.newClient(t)
+	admin.SignUp("alice")
+	hard := mustUser(t, s, "Computer · hard")
+	for _, action := range []string{"reset", "suspend", "delete"} {
+		admin.Get("/admin")
+		admin.Post(fmt.Sprintf("/admin/users/%d/%s", hard, action), nil)
+		admin.wantStatus(http.StatusForbidden)
+		if got := admin.text("main"); !strings.Contains(got, "Computer · hard is a computer player") || strings.Contains(got, "/reset/") {
+			t.Errorf("%s: the page says %q", action, got)
+		}
+	}
+	u, err := s.DB.UserByID(context.Background(), hard)
+	if err != nil || u.Name != "Computer · hard" || !u.Active() || u.PasswordHash != "!" {
+		t.Fatalf("the computer's account after the refused actions: %+v (%v)", u, err)
+	}
+	admin.Get("/players/" + url.PathEscape("Computer · hard"))
+	admin.wantStatus(http.StatusOK)
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -43,6 +44,10 @@ const (
 // analysis board of an ended game: measured at 0.08 s (TRENCH) and 0.15 s
 // (Trenches) on average in a middle game on a busy two-core machine.
 const boardEvalNodes = 20_000
+
+// boardEvalCap bounds the time of one evaluation on the analysis board: a
+// page waits for it, so a very slow machine shows a shallower one.
+const boardEvalCap = 8 * time.Second
 
 // analysisBoardHandler shows the analysis board.
 type analysisBoardHandler struct {
@@ -520,7 +525,7 @@ func (h *analysisBoardHandler) evaluate(ctx context.Context, g db.Game, eng rule
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		ev, err = evaluate(ctx, player, st, ply, boardEvalNodes, g.Seed, score)
+		ev, err = evaluate(ctx, time.Now, boardEvalCap, player, st, ply, boardEvalNodes, g.Seed, score)
 		<-h.evals
 		if err != nil {
 			return err

@@ -50,6 +50,11 @@ type Config struct {
 	// BotWorkers is the most searches of the computer players (moves and
 	// analyses) run at once; 0 means 1.
 	BotWorkers int
+	// ComputerGames is the most games one player may have in progress
+	// against the computer: beyond it "Play the computer" is refused and
+	// the computer declines their challenges and rematch offers. 0 means
+	// DefaultComputerGames, a negative number no limit.
+	ComputerGames int
 	// RateBotGames makes games against the computer rated (they are not
 	// by default).
 	RateBotGames bool
@@ -75,6 +80,10 @@ type Config struct {
 	// 0 means DefaultLiveHeartbeat.
 	LiveHeartbeat time.Duration
 }
+
+// DefaultComputerGames is Config.ComputerGames' default: the most games
+// one player may have in progress against the computer.
+const DefaultComputerGames = 10
 
 // App holds the server's dependencies.
 type App struct {
@@ -105,6 +114,12 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	switch {
+	case cfg.ComputerGames == 0:
+		cfg.ComputerGames = DefaultComputerGames
+	case cfg.ComputerGames < 0:
+		cfg.ComputerGames = 0 // no limit
 	}
 	keyFile := cfg.KeyFile
 	if keyFile == "" {

@@ -84,6 +84,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	if db.ReservedName(name) {
 		return formError(c, http.StatusBadRequest, true, name, tr(c, "Names beginning with %q are kept for deleted accounts; please choose another.", db.TombstonePrefix))
 	}
+	if db.ComputerLikeName(name) {
+		return formError(c, http.StatusBadRequest, true, name, tr(c, "Names beginning with %q are kept for the computer players; please choose another.", db.ComputerPrefix))
+	}
 	if utf8.RuneCountInString(pw) < MinPasswordLength {
 		return formError(c, http.StatusBadRequest, true, name, tr(c, "A password needs at least %d characters.", MinPasswordLength))
 	}

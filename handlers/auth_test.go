@@ -115,6 +115,11 @@ func TestSignUpRefusals(t *testing.T) {
 		{"<script>", "correct horse", http.StatusBadRequest, "3 to 24"},
 		{"bobby", "short", http.StatusBadRequest, "at least 8"},
 		{"bobby", strings.Repeat("x", 80), http.StatusBadRequest, "72"},
+		{"Computer", "correct horse", http.StatusBadRequest, "computer players"},
+		{"computer_hard", "correct horse", http.StatusBadRequest, "computer players"},
+		{"Computer-easy", "correct horse", http.StatusBadRequest, "computer players"},
+		{"COMPUTERS", "correct horse", http.StatusBadRequest, "computer players"},
+		{"com-pu_ter", "correct horse", http.StatusBadRequest, "computer players"},
 	}
 	for _, tc := range cases {
 		b.Get("/signup")
@@ -124,6 +129,8 @@ func TestSignUpRefusals(t *testing.T) {
 			t.Errorf("sign up %q: no message %q", tc.name, tc.msg)
 		}
 	}
+	// A name that only contains the word is a name like any other.
+	b.SignUp("my_computer")
 }
 
 func TestCSRFIsRequired(t *testing.T) {

@@ -182,10 +182,10 @@ func TestBrowserConditionalReply(t *testing.T) {
 	}
 }
 
-// TestBrowserTournamentComputer: carol organises a round robin of two in
-// the browser, joins it and adds the easy computer player with the form on
-// the tournament page, which fills it and starts it; the computer then
-// makes its first move where it moves first.
+// TestBrowserTournamentComputer: carol organises a round robin of three
+// in the browser, joins it (as dave does) and adds the easy computer
+// player with the form on the tournament page, which fills it and starts
+// it; the computer then makes its first move where it moves first.
 func TestBrowserTournamentComputer(t *testing.T) {
 	needChromium(t)
 	for _, js := range []bool{true, false} {
@@ -193,7 +193,10 @@ func TestBrowserTournamentComputer(t *testing.T) {
 			s, _ := startWithComputer(t, "", nil)
 			b := newTab(t, s, js)
 			b.signUp("carol")
-			page := organiseInBrowser(t, b, "Carol and the computer", "trenches:standard", "roundrobin", "3", "2", "2")
+			page := organiseInBrowser(t, b, "Carol and the computer", "trenches:standard", "roundrobin", "3", "2", "3")
+			dave := s.newClient(t)
+			dave.SignUp("dave")
+			tournamentAct(t, dave, page, "join")
 			b.clickAndLoad(`#tournament-actions form[action$="/join"] button`)
 			if got := b.text("#tournament-computer-rule"); !strings.Contains(got, "not rated") {
 				t.Errorf("the page's rule for the computer: %q", got)
@@ -218,7 +221,7 @@ func TestBrowserTournamentComputer(t *testing.T) {
 			}
 			moved := false
 			for _, p := range d.Pairings {
-				if p.Side[0].Name == "Computer · easy" {
+				if p.Side[0].Name == "Computer · easy" && p.GameID != 0 {
 					waitFor(t, "the computer's first move", func() bool { return s.game(t, p.GameID).Ply >= 1 })
 					moved = true
 				}

@@ -243,7 +243,7 @@ func TestKnockoutWithComputerEntrant(t *testing.T) {
 	playWithComputer(t, s, players, page, computer)
 	v := s.newClient(t)
 	v.Get(page)
-	if st := v.text("#tournament-status"); st != "Finished." {
+	if st := v.text("#tournament-status"); st != "Finished: "+computer+" won the tournament." {
 		t.Errorf("status %q", st)
 	}
 	final := v.text(`#rounds section.round[data-round="2"] li.pairing`)
@@ -262,7 +262,8 @@ func TestTournamentComputerRatedRule(t *testing.T) {
 	s, _ := startWithComputer(t, "", func(cfg *handlers.Config) { cfg.RateBotGames = true })
 	a, b := signedUpPair(t, s)
 	page := organise(t, a, url.Values{"name": {"Rated computer"}, "game": {"trenches:standard"}, "format": {"roundrobin"},
-		"min": {"2"}, "max": {"2"}, "days": {"3"}, "starts": {""}, "rated": {"1"}})
+		"min": {"2"}, "max": {"3"}, "days": {"3"}, "starts": {""}, "rated": {"1"}})
+	tournamentAct(t, a, page, "join")
 	tournamentAct(t, b, page, "join")
 	a.Get(page)
 	a.Submit(a.Last.Find("#add-computer"), url.Values{"level": {"hard"}})
@@ -276,7 +277,7 @@ func TestTournamentComputerRatedRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 1 || rs[0].Games != 2 {
-		t.Errorf("bob's ratings after two games against the computer: %+v, want 2 rated games", rs)
+	if len(rs) != 1 || rs[0].Games != 4 {
+		t.Errorf("bob's ratings after two games against alice and two against the computer: %+v, want 4 rated games", rs)
 	}
 }

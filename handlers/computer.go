@@ -36,15 +36,22 @@ type computer struct {
 	now   func() time.Time
 	seed  func() int64
 	log   *slog.Logger
-	rated bool  // games against the computer are rated
-	nodes int64 // an analysis' budget per position; 0: the hard level's own
+	rated bool // games against the computer are rated
+	// maxGames is the most games a player may have in progress against
+	// the computer; beyond it the computer declines their challenges
+	// (0: no limit).
+	maxGames int
+	nodes    int64 // an analysis' budget per position; 0: the hard level's own
 	// moveNodes is the budget of a move; 0: the level's own.
 	moveNodes int64
-	// slots holds one token per search running: its capacity is the most
-	// searches at once. Waiting goroutines take turns in order, so an
+	// slots are the searches that may run at once, shared round robin
+	// between the players waiting (and the analyses, as one more): an
 	// analysis between two positions lets a waiting move go first.
-	slots chan struct{}
+	slots *searchSlots
 	wake  chan struct{}
+	// clock is the real clock the searches' time caps are read on
+	// (time.Now; cfg.Now may be a test's fixed clock).
+	clock func() time.Time
 
 	mu        sync.Mutex
 	busy      map[int64]bool // games with a search under way
@@ -55,8 +62,8 @@ type computer struct {
 }
 
 func newComputer(store *db.DB, cfg Config) *computer {
-	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames,
-		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: make(chan struct{}, max(cfg.BotWorkers, 1)), wake: make(chan struct{}, 1),
+	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames, maxGames: cfg.ComputerGames,
+		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), wake: make(chan struct{}, 1), clock: time.Now,
 		busy: map[int64]bool{}, failed: map[int64]int{}}
 }
 
@@ -106,9 +113,11 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 			}
 			continue
 		}
-		id, err := c.db.AcceptAsComputer(ctx, ch.ID, ch.ComputerID, c.rated, c.seed(), c.now())
+		id, err := c.db.AcceptAsComputer(ctx, ch.ID, ch.ComputerID, c.rated, c.maxGames, c.seed(), c.now())
 		if err != nil && db.KindOf(err) != db.KindConflict {
 			c.log.Error("computer accepts a challenge", "challenge", ch.ID, "err", err)
+		} else if err == nil && id == 0 {
+			c.log.Info("computer declined a challenge: its creator has the most games against it", "challenge", ch.ID) // not shown
 		} else if err == nil {
 			c.log.Info("computer accepted a challenge", "challenge", ch.ID, "game", id) // not shown
 		}
@@ -139,10 +148,10 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 				delete(c.busy, t.GameID)
 				c.mu.Unlock()
 			}()
-			if !c.acquire(ctx) {
+			if !c.acquire(ctx, t.OpponentID) {
 				return
 			}
-			defer c.release()
+			defer c.release(t.OpponentID)
 			if err := c.safely(func() error { return c.play(ctx, t) }); err != nil && ctx.Err() == nil {
 				c.log.Error("computer move", "game", t.GameID, "ply", t.Ply, "err", err)
 				c.mu.Lock()
@@ -185,11 +194,10 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 	return nil
 }
 
-// acquire waits for a search slot; false when ctx ended first.
-func (c *computer) acquire(ctx context.Context) bool {
-	select {
-	case c.slots <- struct{}{}:
-	case <-ctx.Done():
+// acquire waits for a search slot for owner (the player the search
+// answers, or analysisOwner); false when ctx ended first.
+func (c *computer) acquire(ctx context.Context, owner int64) bool {
+	if !c.slots.acquire(ctx, owner) {
 		return false
 	}
 	c.mu.Lock()
@@ -199,12 +207,12 @@ func (c *computer) acquire(ctx context.Context) bool {
 	return true
 }
 
-// release gives back the slot of a search that ended.
-func (c *computer) release() {
+// release gives back the slot of owner's search that ended.
+func (c *computer) release(owner int64) {
 	c.mu.Lock()
 	c.running--
 	c.mu.Unlock()
-	<-c.slots
+	c.slots.release(owner)
 }
 
 // safely runs fn, turning a panic into an error (a search must not take
@@ -218,12 +226,12 @@ func (c *computer) safely(fn func() error) (err error) {
 	return fn()
 }
 
-// stopper is a search's Stop: the time limit of level (read on the real
-// clock) or the worker's end. Each time the search asks (every thousand
-// or two nodes), it first gives way to the goroutines waiting to run: the
+// stopper is a search's Stop: limit passed on clock (the real one), or
+// the worker's end. Each time the search asks (every thousand or two
+// nodes), it first gives way to the goroutines waiting to run: the
 // players' requests go before the computer's thinking.
-func stopper(ctx context.Context, limit time.Duration) func() bool {
-	late := bot.Deadline(time.Now, limit)
+func stopper(ctx context.Context, clock func() time.Time, limit time.Duration) func() bool {
+	late := bot.Deadline(clock, limit)
 	return func() bool {
 		runtime.Gosched()
 		return ctx.Err() != nil || late()
@@ -249,7 +257,7 @@ func (c *computer) play(ctx context.Context, t db.ComputerTurn) error {
 	}
 	level := bot.Level(t.Level)
 	req := bot.Request{Level: level, Seed: g.Seed ^ int64(g.Ply)*0x2545f4914f6cdd1d, Side: t.Side,
-		Budget: bot.Budget{Nodes: c.moveNodes, Stop: stopper(ctx, bot.MoveTime(level))}}
+		Budget: c.moveBudget(ctx, level)}
 	if req.MatchScore, err = c.matchScore(ctx, g); err != nil {
 		return err
 	}
@@ -279,6 +287,14 @@ func (c *computer) play(ctx context.Context, t db.ComputerTurn) error {
 	}
 	_, err = c.db.PlayMove(ctx, db.Play{GameID: g.ID, UserID: t.ComputerID, Ply: g.Ply, Move: th.Move}, now)
 	return ignoreConflict(err)
+}
+
+// moveBudget is the budget of a computer's move at level: the node
+// budget decides (c.moveNodes, or the level's own); the time cap
+// (bot.MoveCap, on c.clock) only stops a search on a machine many times
+// slower than usual, and the worker's end stops it at once.
+func (c *computer) moveBudget(ctx context.Context, level bot.Level) bot.Budget {
+	return bot.Budget{Nodes: c.moveNodes, Stop: stopper(ctx, c.clock, bot.MoveCap(level))}
 }
 
 // ignoreConflict drops a conflict: the game moved on (a resignation, say)
@@ -311,10 +327,10 @@ func (c *computer) matchScore(ctx context.Context, g db.Game) ([2]int, error) {
 	return bot.MatchScore(played, rules.GameSpec{Variant: g.Variant, Swapped: g.Swapped}), nil
 }
 
-// analysisCap bounds the search of one position of an analysis: its node
-// budget normally ends it well before (the cap keeps a slow machine from
-// stalling the queue).
-var analysisCap = 4 * bot.MoveTime(bot.Hard)
+// analysisCap bounds the search of one position of an analysis as a
+// move's cap does: its node budget ends it well before, however busy the
+// machine (the cap keeps a stalled search from holding the queue).
+var analysisCap = bot.MoveCap(bot.Hard)
 
 // analyse evaluates the positions of analysis an from where it stopped to
 // the end, one at a time, each stored as it is made.
@@ -347,11 +363,11 @@ func (c *computer) analyse(ctx context.Context, an db.Analysis) error {
 		return err
 	}
 	for ply := an.Done; ply < an.Total; ply++ {
-		if !c.acquire(ctx) {
+		if !c.acquire(ctx, analysisOwner) {
 			return nil
 		}
-		p, err := evaluate(ctx, player, st, ply, an.Nodes, g.Seed, score)
-		c.release()
+		p, err := evaluate(ctx, c.clock, analysisCap, player, st, ply, an.Nodes, g.Seed, score)
+		c.release(analysisOwner)
 		if err != nil {
 			return err
 		}
@@ -375,9 +391,10 @@ func (c *computer) analyse(ctx context.Context, an db.Analysis) error {
 
 // evaluate is the analysis of the position st after ply: the game's
 // result once it is over, else the hard level's search for the side to
-// move with nodes (0: the level's own budget) and a seed fixed by the game
-// and the ply, so that the same analysis gives the same numbers.
-func evaluate(ctx context.Context, player bot.Player, st rules.State, ply int, nodes, seed int64, matchScore [2]int) (db.AnalysisPly, error) {
+// move with nodes (0: the level's own budget), stopped after limit on
+// clock at the latest, and a seed fixed by the game and the ply, so that
+// the same analysis gives the same numbers.
+func evaluate(ctx context.Context, clock func() time.Time, limit time.Duration, player bot.Player, st rules.State, ply int, nodes, seed int64, matchScore [2]int) (db.AnalysisPly, error) {
 	p := db.AnalysisPly{Ply: ply}
 	if res := st.Result(); res.Over || !st.ToMove().Valid() {
 		switch res.Winner {
@@ -391,7 +408,7 @@ func evaluate(ctx context.Context, player bot.Player, st rules.State, ply int, n
 		return p, nil
 	}
 	th, err := think(player, st, bot.Request{Level: bot.Hard, Seed: seed ^ int64(ply)*0x2545f4914f6cdd1d, Side: st.ToMove(),
-		MatchScore: matchScore, Budget: bot.Budget{Nodes: nodes, Stop: stopper(ctx, analysisCap)}})
+		MatchScore: matchScore, Budget: bot.Budget{Nodes: nodes, Stop: stopper(ctx, clock, limit)}})
 	if errors.Is(err, bot.ErrNoMove) {
 		p.Expect = 0.5
 		return p, nil

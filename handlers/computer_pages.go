@@ -27,7 +27,10 @@ type computerHandler struct {
 	now   func() time.Time
 	seed  func() int64
 	rated bool
-	wake  func()
+	// maxGames is the most games a player may have in progress against
+	// the computer; 0 no limit.
+	maxGames int
+	wake     func()
 }
 
 // computerChoice is the play-the-computer part of the challenge form of
@@ -53,7 +56,7 @@ func computerChoice(game, level string, rated bool, msg string) views.ComputerCh
 // player to it.
 func (h *computerHandler) start(c echo.Context) error {
 	in := db.NewComputerGame{UserID: currentViewer(c).ID, Game: c.FormValue("game"), Variant: c.FormValue("variant"),
-		Level: c.FormValue("level"), Color: c.FormValue("color"), Rated: h.rated}
+		Level: c.FormValue("level"), Color: c.FormValue("color"), Rated: h.rated, MaxInProgress: h.maxGames}
 	var id int64
 	var err error
 	if _, ok := bot.Lookup(in.Game); !ok {
@@ -61,7 +64,7 @@ func (h *computerHandler) start(c echo.Context) error {
 	} else {
 		id, err = h.db.StartComputerGame(c.Request().Context(), in, h.seed(), h.now())
 	}
-	if db.KindOf(err) == db.KindInvalid {
+	if k := db.KindOf(err); k == db.KindInvalid || k == db.KindConflict {
 		status, msg := statusOf(c, err)
 		f := challengeForm(c, in.Game, db.NewChallenge{Variant: in.Variant, Color: in.Color, Rated: true}, "")
 		f.Computer = computerChoice(f.Game, in.Level, h.rated, msg)

@@ -668,3 +668,88 @@ func TestComputerInThePlayersDirectory(t *testing.T) {
 	v.Click(v.Last.Find(`#players tr[data-player="Computer · hard"] a`).First())
 	v.wantStatus(http.StatusOK)
 }
+
+// TestComputerSharesItsSearches: with one player's many games waiting for
+// the computer, another player's game is answered within the next few
+// searches, not after all of the first player's.
+func TestComputerSharesItsSearches(t *testing.T) {
+	const many = 12
+	s := startComputerless(t, "", func(cfg *handlers.Config) {
+		cfg.BotWorkers, cfg.MoveNodes, cfg.ComputerGames = 1, 20_000, many
+	})
+	a := s.newClient(t)
+	a.SignUp("alice")
+	var alices []int64
+	for range many {
+		alices = append(alices, playComputer(t, a, "trenches", "", "hard", "1")) // the computer moves first
+	}
+	answered := func() int {
+		n := 0
+		for _, id := range alices {
+			if s.game(t, id).Ply > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	runComputer(t, s)
+	waitFor(t, "the computer's first move", func() bool { return answered() >= 1 })
+	b := s.newClient(t)
+	b.SignUp("bob")
+	bobs := playComputer(t, b, "trenches", "", "hard", "1")
+	before := answered()
+	if before > many-6 {
+		t.Fatalf("the computer answered %d of alice's %d games before bob's started: make its searches longer", before, many)
+	}
+	waitFor(t, "the computer's move for bob", func() bool { return s.game(t, bobs).Ply > 0 })
+	after := answered()
+	if after > before+3 {
+		t.Fatalf("bob's one game waited for %d of alice's searches (%d answered when it started, %d when it was answered)",
+			after-before, before, after)
+	}
+	t.Logf("alice's games answered: %d when bob's started, %d when bob's was answered", before, after)
+}
+
+// TestComputerGamesCapped: a player with the most games in progress
+// against the computer is refused another, in their language, until one
+// ends; the computer declines their rematch offers meanwhile.
+func TestComputerGamesCapped(t *testing.T) {
+	s := startComputerless(t, "", func(cfg *handlers.Config) { cfg.ComputerGames = 2 })
+	a := s.newClient(t)
+	a.SignUp("alice")
+	first := playComputer(t, a, "trenches", "", "easy", "0")
+	playComputer(t, a, "trenches", "", "hard", "0")
+	a.AcceptLanguage = "fr"
+	a.Get("/challenges/new?game=trenches")
+	form := a.Last.Find("#play-computer")
+	variant, _ := form.Find(`select[name="variant"] option`).First().Attr("value")
+	a.Submit(form, url.Values{"level": {"medium"}, "variant": {variant}, "color": {"0"}})
+	a.wantStatus(http.StatusConflict)
+	if got := a.text("#play-computer .flash"); !strings.Contains(got, "2 parties en cours contre l'ordinateur") {
+		t.Fatalf("the refusal says %q", got)
+	}
+	if n, _ := s.DB.ActiveGames(context.Background(), mustUser(t, s, "alice")); len(n) != 2 {
+		t.Fatalf("alice has %d games in progress, want 2", len(n))
+	}
+	// A game ends: alice may start another; her rematch offer in the
+	// ended game, a third game, is declined.
+	g := s.game(t, first)
+	if _, err := s.DB.Resign(context.Background(), first, mustUser(t, s, "alice"), g.Ply, s.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	playComputer(t, a, "trenches", "", "medium", "0")
+	if _, err := s.DB.OfferRematch(context.Background(), g.MatchID, mustUser(t, s, "alice"), s.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	runComputer(t, s)
+	waitFor(t, "the computer's answer to the rematch", func() bool {
+		r, err := s.DB.Rematch(context.Background(), g.MatchID)
+		return err == nil && r.Status != "open"
+	})
+	if r, _ := s.DB.Rematch(context.Background(), g.MatchID); r.Status != "declined" {
+		t.Fatalf("the rematch offer is %s", r.Status)
+	}
+	if n, _ := s.DB.ActiveGames(context.Background(), mustUser(t, s, "alice")); len(n) != 2 {
+		t.Fatalf("alice has %d games in progress, want 2", len(n))
+	}
+}

@@ -96,7 +96,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/challenges/:id/decline", challenges.decline, requireUser)
 	site.POST("/challenges/:id/cancel", challenges.cancel, requireUser)
 
-	computer := &computerHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rated: a.cfg.RateBotGames, wake: a.computer.Wake}
+	computer := &computerHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rated: a.cfg.RateBotGames, maxGames: a.cfg.ComputerGames, wake: a.computer.Wake}
 	site.POST("/computer", computer.start, requireUser)
 	analysis := &analysisHandler{games: games, db: a.db, now: a.cfg.Now, nodes: a.cfg.AnalysisNodes, wake: a.computer.Wake}
 	site.GET("/games/:id/analysis/panel", analysis.panel)

@@ -146,7 +146,7 @@ func runAdmin(ctx context.Context, out io.Writer, store *db.DB, base, cmd string
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%s: %sd\n", u.Name, strings.TrimSuffix(cmd, "e"))
+		fmt.Fprintf(out, "%s: %s\n", u.Name, map[string]string{"suspend": "suspended", "unsuspend": "unsuspended", "delete": "deleted"}[cmd])
 	case "reset":
 		u, err := user()
 		if err != nil {

@@ -79,7 +79,9 @@ func TestAdminCommands(t *testing.T) {
 	if out := run("challenges"); !strings.Contains(out, "bob") || !strings.Contains(out, "anyone") {
 		t.Fatalf("challenges:\n%s", out)
 	}
-	run("suspend", "bob")
+	if out := run("suspend", "bob"); out != "bob: suspended\n" {
+		t.Fatalf("suspend: %q", out)
+	}
 	check(func(s *db.DB) error {
 		if !user(s, ids[1]).Suspended() {
 			t.Fatal("bob is not suspended")
@@ -89,7 +91,9 @@ func TestAdminCommands(t *testing.T) {
 		}
 		return nil
 	})
-	run("unsuspend", "bob")
+	if out := run("unsuspend", "bob"); out != "bob: unsuspended\n" {
+		t.Fatalf("unsuspend: %q", out)
+	}
 	out = run("reset", "cy")
 	if !strings.Contains(out, "https://trench.example.org/reset/") {
 		t.Fatalf("reset prints no link:\n%s", out)
@@ -151,7 +155,9 @@ func TestAdminCommands(t *testing.T) {
 		}
 		return nil
 	})
-	run("delete", "cy")
+	if out := run("delete", "cy"); out != "cy: deleted\n" {
+		t.Fatalf("delete: %q", out)
+	}
 	check(func(s *db.DB) error {
 		if u := user(s, ids[2]); !u.Deleted() || u.Name != fmt.Sprintf("deleted-%d", ids[2]) {
 			t.Fatalf("cy after delete: %+v", u)
@@ -244,5 +250,48 @@ func TestAdminRefusesAnOlderSchema(t *testing.T) {
 	}
 	if b, _ := db.UpgradeBackups(path); len(b) != 0 {
 		t.Errorf("upgrade backups of a refused database: %v", b)
+	}
+}
+
+// TestAdminRefusesComputerAccounts: `trench admin reset|delete|suspend`
+// refuse the computer players' accounts and change nothing: the computer
+// keeps its name, plays on and no one can sign in as it.
+func TestAdminRefusesComputerAccounts(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trench.db")
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := store.UserByName(ctx, "Computer · hard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	for _, cmd := range []string{"reset", "delete", "suspend"} {
+		var out bytes.Buffer
+		err := adminCommand(ctx, &out, []string{"--db", path, cmd, "Computer · hard"})
+		if err == nil || !strings.Contains(err.Error(), "computer player") {
+			t.Errorf("admin %s \"Computer · hard\": %v, printed %q; want a refusal", cmd, err, out.String())
+		}
+		if strings.Contains(out.String(), "/reset/") {
+			t.Errorf("admin %s printed a reset link: %q", cmd, out.String())
+		}
+	}
+	store, err = db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	after, err := store.UserByID(ctx, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Name != "Computer · hard" || after.PasswordHash != before.PasswordHash || !after.Active() {
+		t.Fatalf("the computer's account after the refused commands: %+v, before %+v", after, before)
+	}
+	comps, err := store.Computers(ctx)
+	if err != nil || len(comps) != 3 || comps[2].Name != "Computer · hard" {
+		t.Fatalf("computer players %+v (%v)", comps, err)
 	}
 }

@@ -64,6 +64,9 @@ type serveConfig struct {
 	// makes games against the computer rated.
 	BotWorkers int
 	RateBots   bool
+	// ComputerGames is the most games one player may have in progress
+	// against the computer; 0 means no limit.
+	ComputerGames int
 	// LiveMax and LivePerUser bound the event streams (live updates) open
 	// at once: in all, and of one account (or address, signed out).
 	LiveMax     int
@@ -130,6 +133,11 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 		return c, fmt.Errorf("TRENCH_BOT_WORKERS: %w", err)
 	}
 	fs.IntVar(&c.BotWorkers, "bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
+	computerGamesDefault, err := strconv.Atoi(env("TRENCH_COMPUTER_GAMES", strconv.Itoa(handlers.DefaultComputerGames)))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_COMPUTER_GAMES: %w", err)
+	}
+	fs.IntVar(&c.ComputerGames, "computer-games", computerGamesDefault, "most games one player may have in progress against the computer; 0 for no limit (TRENCH_COMPUTER_GAMES)")
 	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
 	fs.BoolVar(&c.RateBots, "rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
 	liveMaxDefault, err := strconv.Atoi(env("TRENCH_LIVE_MAX", strconv.Itoa(handlers.DefaultLiveMax)))
@@ -166,6 +174,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	}
 	if c.PprofAddr != "" && !loopbackAddr(c.PprofAddr) {
 		return c, fmt.Errorf("--pprof-addr %q: want a loopback address, e.g. 127.0.0.1:6060", c.PprofAddr)
+	}
+	if c.ComputerGames < 0 {
+		return c, fmt.Errorf("--computer-games must be 0 (no limit) or more, not %d", c.ComputerGames)
 	}
 	if c.BotWorkers < 1 {
 		return c, fmt.Errorf("--bot-workers must be at least 1, not %d", c.BotWorkers)
@@ -246,7 +257,7 @@ func serve(ctx context.Context, args []string) error {
 	defer store.Close()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
-		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, TournamentsByAdminsOnly: c.AdminTournaments,
+		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, ComputerGames: computerGames(c.ComputerGames), TournamentsByAdminsOnly: c.AdminTournaments,
 		LiveMax: c.LiveMax, LivePerUser: c.LivePerUser})
 	if err != nil {
 		return err
@@ -473,4 +484,13 @@ func servePprof(addr string, logger *slog.Logger) (stop func(), err error) {
 	}()
 	logger.Info("pprof", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
 	return func() { srv.Close() }, nil
+}
+
+// computerGames is handlers.Config.ComputerGames for --computer-games n
+// (0: no limit).
+func computerGames(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

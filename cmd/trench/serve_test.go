@@ -87,3 +87,18 @@ func TestServePprofAddr(t *testing.T) {
 		t.Errorf("--pprof-addr 127.0.0.1:6060: %q %v", c.PprofAddr, err)
 	}
 }
+
+// TestComputerGamesFlag: a player may have 10 games in progress against
+// the computer unless --computer-games says otherwise (0: no limit).
+func TestComputerGamesFlag(t *testing.T) {
+	c, err := parseServeFlags("serve", nil)
+	if err != nil || c.ComputerGames != 10 || computerGames(c.ComputerGames) != 10 {
+		t.Fatalf("default: %d (%v), want 10", c.ComputerGames, err)
+	}
+	if c, err := parseServeFlags("serve", []string{"--computer-games", "0"}); err != nil || computerGames(c.ComputerGames) >= 0 {
+		t.Fatalf("--computer-games 0: %d (%v), want no limit", computerGames(c.ComputerGames), err)
+	}
+	if _, err := parseServeFlags("serve", []string{"--computer-games", "-3"}); err == nil {
+		t.Fatal("--computer-games -3 accepted")
+	}
+}

@@ -67,9 +67,10 @@ func ParseLevel(s string) (Level, error) {
 // Title is the level as shown to players, e.g. "hard".
 func (l Level) Title() string { return string(l) }
 
-// MoveTime is the time limit the server gives one search at level l: a
-// safety cap, since each level's own node budget normally ends the search
-// well before it. Hard decides within 2 s on one core.
+// MoveTime is about the longest a search at level l takes with the
+// level's own node budget on one free core: hard decides within 2 s (most
+// of its moves take well under a second), medium within 1 s, easy within
+// half a second.
 func MoveTime(l Level) time.Duration {
 	switch l {
 	case Hard:
@@ -79,6 +80,17 @@ func MoveTime(l Level) time.Duration {
 	}
 	return 500 * time.Millisecond
 }
+
+// MoveCapFactor is how many times its MoveTime a search of the server may
+// run before the time cap stops it.
+const MoveCapFactor = 10
+
+// MoveCap is the time cap the server gives one search at level l:
+// MoveCapFactor times MoveTime, so that the level's node budget, not the
+// clock, ends the search even on a machine many times slower or busier
+// than usual (the level keeps its strength and only answers later); the
+// cap only keeps a stalled search from holding a worker for ever.
+func MoveCap(l Level) time.Duration { return MoveCapFactor * MoveTime(l) }
 
 // Budget bounds one search.
 type Budget struct {

@@ -30,7 +30,7 @@ type Config struct {
 	Games   int // games (or matches, for a match variant) to play
 	// Nodes, when > 0, is each search's node budget (deterministic);
 	// otherwise each search gets MoveTime, or when that is 0 the
-	// server's budget (the level's own nodes, capped by bot.MoveTime).
+	// server's budget (the level's own nodes, capped by bot.MoveCap).
 	Nodes    int64
 	MoveTime time.Duration
 	Seed     int64
@@ -305,7 +305,7 @@ func playMatch(ctx context.Context, eng rules.Engine, player bot.Player, cfg Con
 			case cfg.MoveTime > 0:
 				req.Budget.Stop = bot.Deadline(cfg.Now, cfg.MoveTime)
 			default:
-				req.Budget.Stop = bot.Deadline(cfg.Now, bot.MoveTime(level))
+				req.Budget.Stop = bot.Deadline(cfg.Now, bot.MoveCap(level))
 			}
 			began := cfg.Now()
 			th, err := player.Think(st, req)
