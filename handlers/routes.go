@@ -11,10 +11,16 @@ import (
 	"github.com/trench-games/trench/static"
 )
 
-// routes registers every route of the server.
-func (a *App) routes(e *echo.Echo) {
+// routes registers every route of the server. Errors: a middleware's
+// settings are refused.
+func (a *App) routes(e *echo.Echo) error {
 	e.Pre(headAsGet)
 	e.Use(a.observe)
+	encode, err := compress()
+	if err != nil {
+		return err
+	}
+	e.Use(encode)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
 
@@ -130,6 +136,7 @@ func (a *App) routes(e *echo.Echo) {
 	a.live.render = &liveRenderer{e: e, db: a.db, games: games, pages: pages, tournaments: tournaments}
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)
+	return nil
 }
 
 // csrf protects every state-changing request, with or without htmx: the
