@@ -24,11 +24,7 @@ func (a *App) routes(e *echo.Echo) error {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
 
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))
-	e.GET("/static/*", echo.WrapHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		files.ServeHTTP(w, r)
-	})))
+	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
