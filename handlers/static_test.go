@@ -123,3 +123,44 @@ func TestStaticFileUnhashedName(t *testing.T) {
 		t.Fatalf("an unknown static file: %d, want 404", ans.Status)
 	}
 }
+
+// TestRecordImageFeedRevalidate: a game's record, its position image and
+// a player's feed carry an ETag; asked again with it they answer 304 with
+// no body while nothing changed, and the new content once a move is made.
+func TestRecordImageFeedRevalidate(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "single", "0")
+	feed := feedURL(t, b)
+	addresses := []string{fmt.Sprintf("%s/games/%d/record", s.URL, id), fmt.Sprintf("%s/games/%d/position.svg", s.URL, id), feed}
+	get := func(u, etag string) rawAnswer {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		h := map[string]string{"Accept-Encoding": "gzip"}
+		if etag != "" {
+			h["If-None-Match"] = etag
+		}
+		return b.raw(req, h)
+	}
+	tags := map[string]string{}
+	for _, u := range addresses {
+		first := get(u, "")
+		etag := first.Header.Get("ETag")
+		if first.Status != http.StatusOK || etag == "" {
+			t.Fatalf("%s: status %d, ETag %q", u, first.Status, etag)
+		}
+		if cc := first.Header.Get("Cache-Control"); !strings.Contains(cc, "no-cache") {
+			t.Fatalf("%s: Cache-Control %q: a browser may not keep it to ask again", u, cc)
+		}
+		if again := get(u, etag); again.Status != http.StatusNotModified || len(again.Body) != 0 {
+			t.Fatalf("%s asked again with its ETag: %d and %d bytes, want 304 and none", u, again.Status, len(again.Body))
+		}
+		tags[u] = etag
+	}
+	clickMove(t, a, id, func(int) int { return 0 })
+	for _, u := range addresses {
+		ans := get(u, tags[u])
+		if ans.Status != http.StatusOK || ans.Header.Get("ETag") == tags[u] || len(ans.decoded(t)) == 0 {
+			t.Errorf("%s after a move, asked with the old ETag: %d, ETag %q (was %q)", u, ans.Status, ans.Header.Get("ETag"), tags[u])
+		}
+	}
+}
