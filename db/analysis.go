@@ -73,7 +73,7 @@ func (db *DB) QueueAnalysis(ctx context.Context, gameID, userID, nodes int64, no
 	}
 	switch {
 	case rules.HidesInformation(eng):
-		return Analysis{}, Errorf(KindInvalid, "%s games are not analysed: the computer would have to see hidden cards.", Term(eng.Title()))
+		return Analysis{}, Errorf(KindInvalid, "Games with hidden cards are not analysed: the computer would have to see the cards.")
 	case !g.Finished():
 		return Analysis{}, Errorf(KindConflict, "A game can be analysed once it is over.")
 	}

@@ -24,7 +24,8 @@ import (
 //
 // The copy is created with mode 0600.
 //
-// Errors: dest exists (Backup never overwrites a file), or SQLite fails.
+// Errors: dest exists (Backup never overwrites a file; errors.Is
+// fs.ErrExist), or SQLite fails.
 func (db *DB) Backup(ctx context.Context, dest string) error {
 	return backup(ctx, dsn(db.path, false), dest)
 }
@@ -53,7 +54,7 @@ func backup(ctx context.Context, source, dest string) error {
 	// account's password hash.
 	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("db: backup: %s already exists; choose a new file", dest)
+		return fmt.Errorf("db: backup: %s already exists; choose a new file (%w)", dest, fs.ErrExist)
 	} else if err != nil {
 		return fmt.Errorf("db: backup: %w", err)
 	}

@@ -23,8 +23,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/pressly/goose/v3"
 )
 
 //go:embed migrations/*.sql
@@ -85,10 +83,11 @@ func dsnWith(path string, readOnly, replicated bool) string {
 }
 
 // Open opens (creating if needed) the database file at path, sets the
-// pragmas and runs the embedded migrations in order, each in its own
-// transaction (after a verified backup when the schema was older, see
-// upgrade). Errors: the file cannot be opened, a migration fails, or the
-// schema is newer than this binary's (ErrNewerSchema).
+// pragmas and runs the embedded migrations it lacks in order, all in one
+// transaction, so that a failed upgrade leaves the schema it had (after a
+// verified backup when the schema was older, see upgrade). Errors: the
+// file cannot be opened, a migration fails, or the schema is newer than
+// this binary's (ErrNewerSchema).
 func Open(ctx context.Context, path string) (*DB, error) {
 	return OpenWith(ctx, path, Options{})
 }
@@ -120,7 +119,13 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 			return nil, fmt.Errorf("db: create %s: %w", path, err)
 		}
 	}
-	db, err := open(ctx, path, opt.Replica != "", opt.Logger)
+	if opt.migrations == nil {
+		opt.migrations = migrationFiles()
+	}
+	if opt.now == nil {
+		opt.now = time.Now
+	}
+	db, err := open(ctx, path, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -133,9 +138,9 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 	return db, nil
 }
 
-func open(ctx context.Context, path string, replicated bool, logger *slog.Logger) (*DB, error) {
-	log := newWriteLog(logger)
-	conn, err := newHookedConnector(dsnWith(path, false, replicated), log)
+func open(ctx context.Context, path string, opt Options) (*DB, error) {
+	log := newWriteLog(opt.Logger)
+	conn, err := newHookedConnector(dsnWith(path, false, opt.Replica != ""), log)
 	if err != nil {
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
@@ -147,7 +152,7 @@ func open(ctx context.Context, path string, replicated bool, logger *slog.Logger
 		w.Close()
 		return nil, fmt.Errorf("db: open %s: %w", path, err)
 	}
-	if err := upgrade(ctx, w, path, logger); err != nil {
+	if err := upgrade(ctx, w, path, opt.migrations, opt.NoUpgrade, opt.now(), opt.Logger); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -204,21 +209,6 @@ func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch i
 		}
 	}
 	return sides, challengeMatch, rows.Err()
-}
-
-func migrate(ctx context.Context, w *sql.DB) error {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return fmt.Errorf("db: migrations: %w", err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, w, sub)
-	if err != nil {
-		return fmt.Errorf("db: migrations: %w", err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("db: migrate: %w", err)
-	}
-	return nil
 }
 
 // Close closes both pools, then sends what the replica still lacks and

@@ -415,6 +415,9 @@ func (db *DB) PlayMove(ctx context.Context, p Play, now time.Time) (Game, error)
 // g.Ply), and the game finished when the move ends it. It returns the
 // state after the move.
 func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.Side, move, message string, now time.Time) (rules.State, error) {
+	// The clocks count whole seconds, as they are stored: the turn's
+	// start is a whole second, and so is the moment its move ends it.
+	now = now.Truncate(time.Second)
 	next, err := st.Apply(move)
 	if err != nil {
 		return nil, err
@@ -596,11 +599,6 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 		int(res.Winner), res.Score[0], res.Score[1], string(res.Reason), unix(now)); err != nil {
 		return err
 	}
-	if !aborts(g.Ply, res.Reason) { // an aborted game is not rated
-		if err := rateGame(ctx, tx, g, res, now); err != nil {
-			return err
-		}
-	}
 	m, err := matchRowByID(ctx, tx, g.MatchID)
 	if err != nil {
 		return err
@@ -632,8 +630,28 @@ func finishGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.
 	}
 	step := eng.NextInMatch(m.Variant, played, m.Seed)
 	if !step.Done {
+		// A match of several games is rated once, by its result, when
+		// it ends: only the totals decide it.
 		_, err := startGame(ctx, tx, eng, m, len(played)+1, step.Next, now)
 		return err
+	}
+	switch {
+	case len(played) == 1:
+		if !aborts(g.Ply, res.Reason) { // an aborted game is not rated
+			if err := rateGame(ctx, tx, g, res, now); err != nil {
+				return err
+			}
+		}
+	default:
+		// The match's result, recorded with its last game: the side of
+		// that game the match's winner played won.
+		mres := rules.Result{Over: true, Winner: rules.NoSide}
+		if step.Winner == 0 || step.Winner == 1 {
+			mres.Winner = g.SideOf(m.Player[step.Winner])
+		}
+		if err := rateGame(ctx, tx, g, mres, now); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE matches SET status = 'finished', winner = ?, total0 = ?, total1 = ?, ended_at = ?
 		WHERE id = ? AND status = 'active'`, step.Winner, step.Totals[0], step.Totals[1], unix(now), m.ID); err != nil {

@@ -19,9 +19,10 @@ import (
 //
 // Each finished rated game is one rating period for its two players, and
 // for nobody else: both are rated against the other's rating before the
-// game, a win scoring 1, a draw 0.5, a loss 0. Every game of a match is
-// rated on its own (a TRENCH match's two games and its decider are three
-// results), as it ends. Between rated games a player's RD grows as
+// game, a win scoring 1, a draw 0.5, a loss 0. A match of several games
+// (TRENCH's official match: two games and perhaps a decider) is one
+// result, rated once when it ends, by the match's winner, and recorded
+// with its last game: its games on their own are not rated. Between rated games a player's RD grows as
 // Glicko-2 does for rating periods without games (glicko2.Widen), one
 // period per 1/RatingPeriodsPerDay days since their last rated game in
 // that game, at most 350: the RD read at a time is the widened one, and

@@ -168,19 +168,52 @@ func TestDrawScoresHalf(t *testing.T) {
 	}
 }
 
-// TestEachGameOfAMatchIsRated: a TRENCH match's first game is rated when
-// it ends, while the match goes on.
-func TestEachGameOfAMatchIsRated(t *testing.T) {
-	store, _ := open(t)
+// TestAMatchIsRatedOnceByItsResult: a TRENCH match of two games is one
+// result, rated when the match ends, by who won the match: nothing
+// changes after its first game, and each player's rating counts one
+// game, recorded with the match's last game.
+func TestAMatchIsRatedOnceByItsResult(t *testing.T) {
+	store, path := open(t)
+	ctx := context.Background()
 	u := users(t, store, "ann", "bob")
-	g := playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "match", true))
-	resignAs(t, store, g, u[1])
-	if r := rating(t, store, u[0], "trench"); r.Games != 1 || r.Rating <= 1500 {
-		t.Fatalf("after game 1 of the match ann's rating is %+v", r)
+	g1 := playOpening(t, store, startMatch(t, store, u[0], u[1], "trench", "match", true))
+	resignAs(t, store, g1, u[1])
+	for _, p := range u {
+		if r := rating(t, store, p, "trench"); r.Games != 0 || r.Rating != 1500 {
+			t.Fatalf("after game 1 of the match %s's rating is %+v, want it untouched until the match ends", p.Name, r)
+		}
 	}
-	m, err := store.Match(context.Background(), g.MatchID)
+	m, err := store.Match(ctx, g1.MatchID)
 	if err != nil || m.Status != "active" {
 		t.Fatalf("match %+v, %v: want it to go on", m, err)
+	}
+	active, err := store.ActiveGames(ctx, u[0].ID)
+	if err != nil || len(active) != 1 || active[0].MatchID != g1.MatchID {
+		t.Fatalf("the match's second game: %+v, %v", active, err)
+	}
+	g2 := resignAs(t, store, playOpening(t, store, active[0]), u[1])
+	if m, err := store.Match(ctx, g1.MatchID); err != nil || m.Status != "finished" || m.Winner != 0 {
+		t.Fatalf("after bob resigned both games the match is %+v (%v), want it won by ann", m, err)
+	}
+	ann, bob := rating(t, store, u[0], "trench"), rating(t, store, u[1], "trench")
+	if ann.Games != 1 || bob.Games != 1 || ann.Rating <= 1500 || bob.Rating >= 1500 {
+		t.Fatalf("after the match ann is %+v and bob %+v, want one rated result each, won by ann", ann, bob)
+	}
+	var games []int64
+	rows, err := rawDB(t, path).Query(`SELECT DISTINCT game_id FROM rating_changes`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, id)
+	}
+	if len(games) != 1 || games[0] != g2.ID {
+		t.Fatalf("rating changes recorded with games %v, want only the match's last game %d", games, g2.ID)
 	}
 }
 
@@ -224,9 +257,8 @@ func TestRatingFailureKeepsNoResult(t *testing.T) {
 	}
 }
 
-// TestFailedFinishLeavesRatingsUntouched: the rating update comes before
-// the next game of the match starts; when that fails, the rating change
-// is rolled back with the result.
+// TestFailedFinishLeavesRatingsUntouched: when the next game of the match
+// cannot start, the result is rolled back and no rating changes.
 func TestFailedFinishLeavesRatingsUntouched(t *testing.T) {
 	store, path := open(t)
 	u := users(t, store, "ann", "bob")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
@@ -30,6 +31,16 @@ type Options struct {
 	RestoreIfMissing bool
 	// Logger receives Litestream's messages; nil means slog.Default.
 	Logger *slog.Logger
+	// NoUpgrade refuses a database whose schema is older than this
+	// binary's (ErrOlderSchema) instead of upgrading it, and leaves the
+	// file as it is: for commands that may run beside a server of the
+	// older release.
+	NoUpgrade bool
+
+	// migrations, when not nil, replaces the embedded migrations, and
+	// now, when not nil, replaces time.Now (tests).
+	migrations fs.FS
+	now        func() time.Time
 }
 
 // replication is the Litestream side of an open database: one replica,

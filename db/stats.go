@@ -16,7 +16,8 @@ type Stats struct {
 	// TimeoutsDue counts running games whose deadline has passed: the
 	// next timeout round ends them (or a vacation excuses them).
 	TimeoutsDue int
-	// Players counts the accounts.
+	// Players counts the people's accounts, as the admin's figures do:
+	// neither the computer's accounts nor deleted ones.
 	Players int
 }
 
@@ -54,7 +55,7 @@ func (db *DB) Stats(ctx context.Context, now time.Time) (Stats, error) {
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT COUNT(*) FROM challenges WHERE status = 'open'),
 		(SELECT COUNT(*) FROM games WHERE status = 'active' AND deadline < ?),
-		(SELECT COUNT(*) FROM users)`, unix(now)).Scan(&st.OpenChallenges, &st.TimeoutsDue, &st.Players)
+		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND computer_level IS NULL)`, unix(now)).Scan(&st.OpenChallenges, &st.TimeoutsDue, &st.Players)
 	if err != nil {
 		return Stats{}, fmt.Errorf("db: stats: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,15 +28,31 @@ const keepUpgradeBackups = 3
 // a newer release than this binary: it is left untouched.
 var ErrNewerSchema = errors.New("the database was written by a newer release of trench")
 
+// ErrOlderSchema is returned (wrapped) by OpenWith with NoUpgrade for a
+// database whose schema is older than this binary's: it is left
+// untouched.
+var ErrOlderSchema = errors.New("the database has the schema of an older release of trench")
+
 // SchemaVersion returns the number of the last migration this binary
 // knows (the schema version it writes), e.g. 5 for 005_notifications.sql.
 func SchemaVersion() int64 {
+	return lastVersion(migrationFiles())
+}
+
+// migrationFiles is the embedded set of migrations, one NNN_name.sql file
+// each.
+func migrationFiles() fs.FS {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return 0
+		panic(err) // "migrations" is a valid path
 	}
+	return sub
+}
+
+// lastVersion is the number of the last migration in files.
+func lastVersion(files fs.FS) int64 {
 	var last int64
-	names, _ := fs.Glob(sub, "*.sql")
+	names, _ := fs.Glob(files, "*.sql")
 	for _, n := range names {
 		if v, err := goose.NumericComponent(n); err == nil && v > last {
 			last = v
@@ -62,52 +79,87 @@ func schemaVersion(ctx context.Context, q queryer) (int64, error) {
 
 // upgrade brings the database at path, open as w, to this binary's
 // schema. A database newer than the binary is refused (ErrNewerSchema)
-// and left as it is. A database with an older schema is first copied to
-// a verified backup beside it (see upgradeBackup), then migrated.
-func upgrade(ctx context.Context, w *sql.DB, path string, logger *slog.Logger) error {
+// and left as it is, and so is an older one with noUpgrade
+// (ErrOlderSchema). A database with an older schema is first copied to a
+// verified backup beside it (see upgradeBackup), then migrated.
+func upgrade(ctx context.Context, w *sql.DB, path string, files fs.FS, noUpgrade bool, now time.Time, logger *slog.Logger) error {
 	have, err := schemaVersion(ctx, w)
 	if err != nil {
 		return fmt.Errorf("db: schema version of %s: %w", path, err)
 	}
-	want := SchemaVersion()
+	want := lastVersion(files)
 	switch {
 	case have > want:
 		return fmt.Errorf("db: %s has schema version %d but this trench knows versions up to %d: %w; "+
 			"run that release or a newer one (the database was not changed)", path, have, want, ErrNewerSchema)
+	case have < want && noUpgrade:
+		return fmt.Errorf("db: %s has schema version %d but this trench writes version %d: %w (the database was not changed)",
+			path, have, want, ErrOlderSchema)
 	case have > 0 && have < want:
-		dest, err := upgradeBackup(ctx, w, path, have, time.Now(), logger)
+		dest, err := upgradeBackup(ctx, w, path, have, now, logger)
 		if err != nil {
 			return fmt.Errorf("db: no upgrade without a backup: %w", err)
 		}
 		logger.Info("db: upgrading the schema after a verified backup", "db", path, "from", have, "to", want, "backup", dest)
 	}
-	return migrate(ctx, w)
+	return migrate(ctx, w, files)
 }
 
+// upgradeBackupTime is the layout of the time in an upgrade backup's
+// name: UTC to the nanosecond, fixed width, so that names sort as times.
+// Backups of older releases carry whole seconds ("…T150405Z").
+const upgradeBackupTime = "20060102T150405.000000000Z"
+
 // upgradeBackup copies the database at path (open as w, schema version
-// from) to PATH.upgrade-YYYYMMDDTHHMMSSZ-vFROM with Backup, checks the
-// copy (SQLite's integrity check, the same schema version, and the same
-// number of rows in every table as the database) and removes the older
-// upgrade backups of path beyond the last three. It returns the backup's
-// path.
+// from) to PATH.upgrade-YYYYMMDDTHHMMSS.NNNNNNNNNZ-vFROM with Backup (a
+// name already taken moves the time on by a nanosecond, so starts in the
+// same instant never share one), checks the copy (SQLite's integrity
+// check, the same schema version, and the same number of rows in every
+// table as the database) and removes the older upgrade backups of path
+// beyond the last three, keeping always the newest backup of the oldest
+// schema among them: the way back to the release that ran before, even
+// after starts that failed. It returns the backup's path.
 func upgradeBackup(ctx context.Context, w *sql.DB, path string, from int64, now time.Time, logger *slog.Logger) (string, error) {
-	dest := fmt.Sprintf("%s.upgrade-%s-v%d", path, now.UTC().Format("20060102T150405Z"), from)
-	if err := (&DB{path: path}).Backup(ctx, dest); err != nil {
-		return "", err
+	var dest string
+	for tries := 0; ; tries++ {
+		dest = fmt.Sprintf("%s.upgrade-%s-v%d", path, now.UTC().Format(upgradeBackupTime), from)
+		err := (&DB{path: path}).Backup(ctx, dest)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || tries == 1000 {
+			return "", err
+		}
+		now = now.Add(time.Nanosecond)
 	}
 	if err := verifyCopy(ctx, w, dest); err != nil {
 		return "", fmt.Errorf("db: the backup %s does not check out: %w", dest, err)
 	}
-	old, err := UpgradeBackups(path)
+	all, err := upgradeBackups(path)
 	if err != nil {
 		return dest, err
 	}
-	for len(old) > keepUpgradeBackups {
-		if err := os.Remove(old[0]); err != nil {
+	keep := map[string]bool{}
+	for _, b := range all[max(0, len(all)-keepUpgradeBackups):] {
+		keep[b.path] = true
+	}
+	if len(all) > 0 {
+		oldest := all[0]
+		for _, b := range all[1:] {
+			if b.version <= oldest.version {
+				oldest = b // the newest of the lowest version
+			}
+		}
+		keep[oldest.path] = true
+	}
+	for _, b := range all {
+		if keep[b.path] {
+			continue
+		}
+		if err := os.Remove(b.path); err != nil {
 			return dest, fmt.Errorf("db: remove an old upgrade backup: %w", err)
 		}
-		logger.Info("db: removed an old upgrade backup", "backup", old[0])
-		old = old[1:]
+		logger.Info("db: removed an old upgrade backup", "backup", b.path)
 	}
 	return dest, nil
 }
@@ -115,11 +167,54 @@ func upgradeBackup(ctx context.Context, w *sql.DB, path string, from int64, now 
 // UpgradeBackups lists the backups Open made of the database at path
 // before upgrading it, oldest first.
 func UpgradeBackups(path string) ([]string, error) {
-	all, err := filepath.Glob(globEscape(path) + ".upgrade-*")
+	all, err := upgradeBackups(path)
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(all) // the names carry the time, year first
+	paths := make([]string, len(all))
+	for i, b := range all {
+		paths[i] = b.path
+	}
+	return paths, nil
+}
+
+// upgradeBackupFile is an upgrade backup: its path, when it was made and
+// the schema version it holds, as its name says.
+type upgradeBackupFile struct {
+	path    string
+	made    time.Time
+	version int64
+}
+
+// upgradeBackups lists the upgrade backups of path by the time in their
+// names, oldest first; files whose names do not read as one are left out.
+func upgradeBackups(path string) ([]upgradeBackupFile, error) {
+	names, err := filepath.Glob(globEscape(path) + ".upgrade-*")
+	if err != nil {
+		return nil, err
+	}
+	var all []upgradeBackupFile
+	for _, n := range names {
+		stamp, v, ok := strings.Cut(strings.TrimPrefix(n, path+".upgrade-"), "-v")
+		if !ok {
+			continue
+		}
+		made, err := time.Parse("20060102T150405Z", stamp) // with or without a fraction
+		if err != nil {
+			continue
+		}
+		version, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			continue
+		}
+		all = append(all, upgradeBackupFile{path: n, made: made, version: version})
+	}
+	slices.SortFunc(all, func(a, b upgradeBackupFile) int {
+		if c := a.made.Compare(b.made); c != 0 {
+			return c
+		}
+		return strings.Compare(a.path, b.path)
+	})
 	return all, nil
 }
 

@@ -215,3 +215,53 @@ func TestVacationAcrossNewYear(t *testing.T) {
 		t.Fatalf("bob's second 2027 vacation ends by %v, want 30 January (19 days)", st.EndsBy)
 	}
 }
+
+// TestTimeBankExactToTheSecond plays forty moves, each at a moment with a
+// fraction of a second, on a time bank: every bank is the whole seconds
+// the clock says, with no second lost to rounding on any move.
+func TestTimeBankExactToTheSecond(t *testing.T) {
+	store, _ := open(t)
+	store.SetVacationDays(0)
+	ctx := context.Background()
+	u := users(t, store, "ann", "bob")
+	tc := db.TimeControl{Kind: "bank", BankInitial: 10 * day, BankAdd: 36 * time.Hour, BankMax: 60 * day}
+	start := t0.Add(700 * time.Millisecond)
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: u[0].ID, Game: "trench", Variant: "single", Color: "0", Clock: tc}, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := store.AcceptChallenge(ctx, c.ID, u[1].ID, 1, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := rules.Lookup("trench")
+	want := [2]time.Duration{10 * day, 10 * day}
+	now := start
+	for i := 0; i < 40; i++ {
+		g, err := store.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status != "active" {
+			break
+		}
+		st, err := e.Decode(g.Variant, g.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		side := g.ToMove
+		// An hour and a fraction of a second later, by the wall clock;
+		// the clock counts whole seconds: one hour.
+		now = now.Add(time.Hour + time.Duration(100+i*23%900)*time.Millisecond)
+		turn := g.TurnStarted
+		used := now.Truncate(time.Second).Sub(turn)
+		g, err = store.PlayMove(ctx, db.Play{GameID: id, UserID: g.Side[side].ID, Ply: g.Ply, Move: st.Legal(side)[0]}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[side] = min(want[side]-used+tc.BankAdd, tc.BankMax)
+		if g.Bank[side] != want[side] {
+			t.Fatalf("move %d: the bank of side %d is %v (%d s), want %v (%d s)", i+1, side, g.Bank[side], g.Bank[side]/time.Second, want[side], want[side]/time.Second)
+		}
+	}
+}

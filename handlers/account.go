@@ -147,6 +147,7 @@ func (h *accountHandler) resetPassword(c echo.Context) error {
 	if err != nil {
 		return h.badLink(c, err)
 	}
+	h.sessions.live.sessionsEnded(c.Request().Context(), u.ID)
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ type adminHandler struct {
 	mailOn func() bool
 	mail   func(to db.Recipient, subject, body string)
 	base   func(c echo.Context) string
+	live   *liveHub // closes the streams of the sessions an action ends
 }
 
 // requireAdmin answers 404 to anyone but an admin: the admin pages do not
@@ -113,7 +114,64 @@ func (h *adminHandler) page(c echo.Context, status int, p views.AdminPage) error
 		p.Reports = append(p.Reports, views.AdminReport{ID: r.ID, MessageID: r.MessageID, From: r.From.Name, Reporter: r.Reporter.Name,
 			Body: r.Body, Reason: r.Reason, When: views.DateTime(ctx, r.SentAt), GameHref: fmt.Sprintf("/games/%d", r.GameID)})
 	}
+	log, err := h.db.AdminLog(ctx, adminLogShown)
+	if err != nil {
+		return err
+	}
+	for _, a := range log {
+		p.Log = append(p.Log, adminLogEntry(ctx, a))
+	}
 	return render(c, status, views.AdminView(p), nil)
+}
+
+// adminLogShown is how many of the latest admin actions the admin page
+// lists.
+const adminLogShown = 50
+
+// adminLogEntry writes admin action a for the admin page, in the
+// language of ctx.
+func adminLogEntry(ctx context.Context, a db.AdminAction) views.AdminLogEntry {
+	e := views.AdminLogEntry{When: views.DateTime(ctx, a.At), Who: a.AdminName, From: a.Address, Target: a.TargetName}
+	if a.Via == db.ViaCLI {
+		e.Who = views.T(ctx, "cli (%s)", a.AdminName)
+		e.From = views.T(ctx, "command line")
+	}
+	switch a.Action {
+	case db.ActionGrant:
+		e.Action = views.T(ctx, "Admin right given")
+	case db.ActionRevoke:
+		e.Action = views.T(ctx, "Admin right taken away")
+	case db.ActionSuspend:
+		e.Action = views.T(ctx, "Suspended")
+	case db.ActionUnsuspend:
+		e.Action = views.T(ctx, "Suspension lifted")
+	case db.ActionReset:
+		e.Action = views.T(ctx, "Password reset forced")
+	case db.ActionDelete:
+		e.Action = views.T(ctx, "Account deleted")
+	case db.ActionRemoveChallenge:
+		e.Action = views.T(ctx, "Challenge removed")
+	case db.ActionDismissReport:
+		e.Action = views.T(ctx, "Report dismissed")
+	case db.ActionDeleteMessage:
+		e.Action = views.T(ctx, "Message deleted")
+	case db.ActionAnnounce:
+		e.Action = views.T(ctx, "Announcement set")
+		if a.TargetName == "" {
+			e.Action = views.T(ctx, "Announcement removed")
+		}
+	default:
+		e.Action = a.Action
+	}
+	switch a.TargetKind {
+	case db.TargetChallenge:
+		e.Target = views.T(ctx, "challenge #%d by %s", a.TargetID, a.TargetName)
+	case db.TargetReport:
+		e.Target = views.T(ctx, "report #%d on a message by %s", a.TargetID, a.TargetName)
+	case db.TargetMessage:
+		e.Target = views.T(ctx, "message #%d by %s", a.TargetID, a.TargetName)
+	}
+	return e
 }
 
 // replicationLine says how far the replica is, in the language of ctx:
@@ -169,9 +227,36 @@ func (h *adminHandler) failed(c echo.Context, err error) error {
 	return h.page(c, status, views.AdminPage{Error: msg})
 }
 
+// audit records in the admin log that the signed-in admin did action to
+// the target of kind with id and name, from the client's address.
+func (h *adminHandler) audit(c echo.Context, action, kind string, id int64, name string) error {
+	v := currentViewer(c)
+	return h.db.RecordAdminAction(c.Request().Context(), db.AdminAction{At: h.now(), AdminID: v.ID, AdminName: v.Name,
+		Via: db.ViaWeb, Address: c.RealIP(), Action: action, TargetKind: kind, TargetID: id, TargetName: name})
+}
+
+// reportedAuthor is the author of the reported message that match
+// picks among the open reports ("" when none does).
+func (h *adminHandler) reportedAuthor(ctx context.Context, match func(db.Report) bool) (string, error) {
+	reports, err := h.db.Reports(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range reports {
+		if match(r) {
+			return r.From.Name, nil
+		}
+	}
+	return "", nil
+}
+
 func (h *adminHandler) announce(c echo.Context) error {
-	if err := h.db.SetAnnouncement(c.Request().Context(), c.FormValue("text")); err != nil {
+	text := c.FormValue("text")
+	if err := h.db.SetAnnouncement(c.Request().Context(), text); err != nil {
 		return h.failed(c, err)
+	}
+	if err := h.audit(c, db.ActionAnnounce, db.TargetAnnouncement, 0, strings.TrimSpace(text)); err != nil {
+		return err
 	}
 	return h.done(c, "announcement")
 }
@@ -188,6 +273,14 @@ func (h *adminHandler) user(c echo.Context) error {
 	if id == currentViewer(c).ID && action != "reset" {
 		return h.failed(c, db.Errorf(db.KindInvalid, "Not your own account: change it from your settings, or ask another admin."))
 	}
+	// The name before the action (a deleted account loses it), for the
+	// admin log; an unknown account is refused by the action itself.
+	var name string
+	if u, err := h.db.UserByID(ctx, id); err == nil {
+		name = u.Name
+	} else if db.KindOf(err) != db.KindNotFound {
+		return err
+	}
 	switch action {
 	case "suspend":
 		err = h.db.SuspendUser(ctx, id, h.now())
@@ -199,6 +292,10 @@ func (h *adminHandler) user(c echo.Context) error {
 		r, err := h.db.ForcePasswordReset(ctx, id, h.now())
 		if err != nil {
 			return h.failed(c, err)
+		}
+		h.live.sessionsEnded(ctx, id)
+		if err := h.audit(c, db.ActionReset, db.TargetUser, id, name); err != nil {
+			return err
 		}
 		link := h.base(c) + "/reset/" + r.Token
 		mailed := r.To.Email != "" && h.mailOn()
@@ -216,6 +313,10 @@ func (h *adminHandler) user(c echo.Context) error {
 	if err != nil {
 		return h.failed(c, err)
 	}
+	h.live.sessionsEnded(ctx, id)
+	if err := h.audit(c, action, db.TargetUser, id, name); err != nil {
+		return err
+	}
 	return h.done(c, action)
 }
 
@@ -224,8 +325,18 @@ func (h *adminHandler) removeChallenge(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.RemoveChallenge(c.Request().Context(), id); err != nil {
+	ctx := c.Request().Context()
+	var by string
+	if ch, err := h.db.Challenge(ctx, id); err == nil {
+		by = ch.Creator.Name
+	} else if db.KindOf(err) != db.KindNotFound {
+		return err
+	}
+	if err := h.db.RemoveChallenge(ctx, id); err != nil {
 		return h.failed(c, err)
+	}
+	if err := h.audit(c, db.ActionRemoveChallenge, db.TargetChallenge, id, by); err != nil {
+		return err
 	}
 	return h.done(c, "remove")
 }
@@ -235,8 +346,16 @@ func (h *adminHandler) dismissReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.DismissReport(c.Request().Context(), id); err != nil {
+	ctx := c.Request().Context()
+	author, err := h.reportedAuthor(ctx, func(r db.Report) bool { return r.ID == id })
+	if err != nil {
+		return err
+	}
+	if err := h.db.DismissReport(ctx, id); err != nil {
 		return h.failed(c, err)
+	}
+	if err := h.audit(c, db.ActionDismissReport, db.TargetReport, id, author); err != nil {
+		return err
 	}
 	return h.done(c, "dismiss")
 }
@@ -246,8 +365,16 @@ func (h *adminHandler) deleteMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.DeleteMessage(c.Request().Context(), id); err != nil {
+	ctx := c.Request().Context()
+	author, err := h.reportedAuthor(ctx, func(r db.Report) bool { return r.MessageID == id })
+	if err != nil {
+		return err
+	}
+	if err := h.db.DeleteMessage(ctx, id); err != nil {
 		return h.failed(c, err)
+	}
+	if err := h.audit(c, db.ActionDeleteMessage, db.TargetMessage, id, author); err != nil {
+		return err
 	}
 	return h.done(c, "message")
 }

@@ -247,6 +247,9 @@ func TestNoAnalysisWithoutPlayer(t *testing.T) {
 		}
 		a.Post(fmt.Sprintf("/games/%d/analysis", id), url.Values{})
 		a.wantStatus(http.StatusBadRequest)
+		if msg := a.text(".flash"); rules.HidesInformation(e) && msg != "Games with hidden cards are not analysed: the computer would have to see the cards." {
+			t.Errorf("%s: the refusal reads %q", e.Key(), msg)
+		}
 		if an := s.analysisOf(t, id); an.State != "" {
 			t.Errorf("%s: an analysis was queued", e.Key())
 		}

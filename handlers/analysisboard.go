@@ -387,7 +387,7 @@ func (h *analysisBoardHandler) board(c echo.Context) error {
 		p.Position = trn(c, "The position after ply %[1]d of the game and %[2]d moves of the line (ply %[3]d). Nothing tried here is played in the game.",
 			l.At, l.Base, l.At, ply)
 	}
-	p.Score = tr(c, "Score: %s %s · %s %s", names[0], rules.FormatScore(eng, res.Score[0]), names[1], rules.FormatScore(eng, res.Score[1]))
+	p.Score = tr(c, "Score: %s %s · %s %s", names[0], scoreText(c.Request().Context(), eng, res.Score[0]), names[1], scoreText(c.Request().Context(), eng, res.Score[1]))
 	if n, ok := views.QuietPlies(p.View); ok {
 		p.Quiet = trn(c, "%d plies without a capture (the game ends at 50).", n, n)
 	}

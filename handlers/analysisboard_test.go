@@ -336,3 +336,28 @@ func TestAnalysisBoardPlan(t *testing.T) {
 		t.Fatalf("the plan is not used up (%v, %v)", ok, err)
 	}
 }
+
+// TestScoresInThePlayersLanguage: the analysis board's score and the
+// archive's scores use the player's language for what a score counts
+// (German "Pkt.", "beweglich"), not the engines' English abbreviations.
+func TestScoresInThePlayersLanguage(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	a.AcceptLanguage, b.AcceptLanguage = "de", "de"
+	for game, want := range map[[2]string]string{{"trench", "single"}: "Pkt.", {"trenches", "standard"}: "beweglich"} {
+		id := challenge(t, a, b, game[0], game[1], "0")
+		a.Get(fmt.Sprintf("/games/%d/analysis", id))
+		a.wantStatus(http.StatusOK)
+		tryMove(t, a, func(n int) int { return 0 })
+		got := a.text("#line-score")
+		if !strings.Contains(got, want) || strings.Contains(got, "pts") || strings.Contains(got, "mobile") {
+			t.Errorf("%s: the analysis board's score in German reads %q, want %q", game[0], got, want)
+		}
+	}
+	finishByResign(t, s, "alice", "bob", "bob", "trench", "single", 4)
+	a.Get("/archive")
+	a.wantStatus(http.StatusOK)
+	if got := a.text("#archive tbody tr"); !strings.Contains(got, "Pkt.") || strings.Contains(got, "pts") {
+		t.Errorf("the archive's TRENCH score in German reads %q", got)
+	}
+}

@@ -130,7 +130,8 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 		a.computers[c.ID] = c
 	}
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
-	a.live = newLiveHub(cfg, cfg.Logger)
+	a.live = newLiveHub(cfg, sm, cfg.Logger)
+	sm.live = a.live
 	a.metrics.liveStreams(a.live.open)
 	e := echo.New()
 	e.HideBanner = true

@@ -116,7 +116,7 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
 		Result:  resultText(ctx, eng, g, rules.NoSide, ""),
-		Score:   fmt.Sprintf("%s – %s", rules.FormatScore(eng, g.Score[0]), rules.FormatScore(eng, g.Score[1])),
+		Score:   fmt.Sprintf("%s – %s", scoreText(ctx, eng, g.Score[0]), scoreText(ctx, eng, g.Score[1])),
 		Moves:   r.Moves,
 		Ended:   g.EndedAt.Format("2006-01-02"),
 	}

@@ -210,6 +210,7 @@ func (h *authHandler) changePassword(c echo.Context) error {
 	if err := h.db.SetPassword(c.Request().Context(), v.ID, string(hash), v.SessionID); err != nil {
 		return err
 	}
+	h.sessions.live.sessionsEnded(c.Request().Context(), v.ID)
 	return c.Redirect(http.StatusSeeOther, "/settings?done=1")
 }
 

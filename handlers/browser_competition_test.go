@@ -72,7 +72,7 @@ func TestBrowserTournaments(t *testing.T) {
 			finish := func(page string) {
 				playTournament(t, s, others, page, carolWins)
 				b.open(page)
-				if st := b.text("#tournament-status"); st != "Finished." {
+				if st := b.text("#tournament-status"); st != "Finished: carol won the tournament." {
 					t.Fatalf("%s: status %q", page, st)
 				}
 				if first := b.attr("#standings tbody tr", "data-player"); first != "carol" {

@@ -206,6 +206,9 @@ func TestBrowserKeyboardGame(t *testing.T) {
 				if got := bobTab.text("#game-message"); got == "" {
 					t.Fatal("a malformed move typed in the move box gets no message")
 				}
+				if loc := bobTab.location(); loc != gameURL {
+					t.Fatalf("after a refused move the address bar shows %s, want %s (a reload must show the game)", loc, gameURL)
+				}
 				wantPly(t, s, id, ply, "")
 				bobTab.kbTabTo("#move-input")
 			}

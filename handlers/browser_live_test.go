@@ -153,3 +153,57 @@ func TestBrowserMoveListStaysWhole(t *testing.T) {
 	playFirstLegal(t, s, id)
 	b.waitUntil(5*time.Second, "the list has every move", `Array.from(document.querySelectorAll('#moves li')).map(li => li.dataset.ply).join(",") === "1,2,3"`)
 }
+
+// TestBrowserLiveAfterRestart: a game page open while the server restarts
+// (on the same database and address, as an upgrade does) goes on by
+// itself: its stream reconnects, selecting a unit and moving swap in
+// place, and the opponent's next move shows without a reload.
+func TestBrowserLiveAfterRestart(t *testing.T) {
+	needChromium(t)
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	bob, id := browserGame(t, s, b)
+	b.waitUntil(10*time.Second, "the page's event stream opens", `document.documentElement.classList.contains('live')`)
+	b.do("mark the page", chromedp.Evaluate[chromedp.Void](`window.samePage = "yes"`))
+	move := func(ply int) {
+		t.Helper()
+		unit := b.attr(`#board a[data-click]`, "data-click")
+		b.do("click unit "+unit, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board a[data-click=%q]`, unit))))
+		b.waitUntil(10*time.Second, "destinations appear after clicking "+unit,
+			`document.querySelector('#board button[name="move"]') !== null`)
+		dest := b.attr(`#board button[name="move"]`, "data-click")
+		b.do("click destination "+dest, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board button[name="move"][data-click=%q]`, dest))))
+		b.waitUntil(10*time.Second, fmt.Sprintf("the page shows its own move (ply %d)", ply),
+			fmt.Sprintf(`document.querySelector('#game').dataset.ply === "%d"`, ply))
+	}
+	// Before the restart: a few changes, counted by the first server.
+	move(1)
+	clickMove(t, bob, id, func(int) int { return 0 })
+	b.waitUntil(5*time.Second, "bob's move shows", `document.querySelector('#game').dataset.ply === "2"`)
+	move(3)
+	clickMove(t, bob, id, func(int) int { return 0 })
+	b.waitUntil(5*time.Second, "bob's second move shows", `document.querySelector('#game').dataset.ply === "4"`)
+
+	s2 := restartServer(t, s)
+	bob.moveTo(s2)
+	b.srv = s2
+	deadline := time.Now().Add(15 * time.Second)
+	for s2.App.LiveStreams() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the page's stream did not reconnect to the restarted server")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	move(5)
+	wantPly(t, s2, id, 5, "")
+	clickMove(t, bob, id, func(int) int { return 0 })
+	b.waitUntil(10*time.Second, "bob's move after the restart shows without a reload",
+		`document.querySelector('#game').dataset.ply === "6" && document.querySelector('#status').textContent.trim() === "Your move"`)
+	if !b.eval(`window.samePage === "yes"`) {
+		t.Fatal("the page was reloaded")
+	}
+	if n := b.count(`#moves li[data-ply]`); n != 6 {
+		t.Fatalf("the move list shows %d moves, want 6", n)
+	}
+}

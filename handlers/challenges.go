@@ -94,13 +94,20 @@ var (
 
 // formClock reads the time control of the challenge form: days per move
 // when "clock" is "move" or missing, a time bank for "bank"; any other
-// kind is passed on for CreateChallenge to refuse.
+// kind, an empty one included, is passed on for CreateChallenge to refuse.
 func formClock(c echo.Context) db.TimeControl {
-	switch kind := c.FormValue("clock"); kind {
-	case "", "move":
+	kind := c.FormValue("clock")
+	if _, sent := c.Request().Form["clock"]; !sent {
+		kind = "move"
+	}
+	switch kind {
+	case "move":
 		return db.TimeControl{}
 	case "bank":
 	default:
+		if kind == "" {
+			kind = "none"
+		}
 		return db.TimeControl{Kind: kind}
 	}
 	num := func(name string, unit time.Duration) time.Duration {

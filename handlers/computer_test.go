@@ -618,3 +618,33 @@ func TestComputerArmisticeAndMatch(t *testing.T) {
 		t.Fatalf("the match's second game is at ply %d after alice's three moves", g2.Ply)
 	}
 }
+
+// TestNewcomerIsPointedAtTheComputer: on a server where nobody else is
+// looking for a game, the visitor's home page and a new player's empty
+// dashboard point to a game against the computer, and the link leads to
+// the form that starts one.
+func TestNewcomerIsPointedAtTheComputer(t *testing.T) {
+	s := startComputerless(t, "", nil)
+	v := s.newClient(t)
+	v.Get("/")
+	v.wantStatus(http.StatusOK)
+	if got := v.text("main"); !strings.Contains(got, "or against the computer") {
+		t.Errorf("the visitors' home page does not mention the computer: %q", got)
+	}
+	v.SignUp("newbie")
+	v.Get("/")
+	for _, sel := range []string{"#newcomer-computer a", "#no-open-challenges a"} {
+		link := v.Last.Find(sel)
+		if link.Length() == 0 {
+			t.Fatalf("the empty dashboard has no %s: %q", sel, v.text("#dashboard-body"))
+		}
+		if got := strings.TrimSpace(link.Text()); got != "Play the computer" {
+			t.Errorf("%s reads %q", sel, got)
+		}
+	}
+	v.Click(v.Last.Find("#newcomer-computer a"))
+	v.wantStatus(http.StatusOK)
+	if v.Last.Find("form#play-computer").Length() == 0 {
+		t.Fatal("the link does not lead to the form that starts a game against the computer")
+	}
+}

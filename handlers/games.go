@@ -197,7 +197,7 @@ func pendingSteps(next map[string]views.Step, gameURL string) {
 
 // gameScreen holds what one rendering of a game page needs.
 type gameScreen struct {
-	seq     uint64 // the game's change count when it was read (liveHub.seq)
+	seq     string // the game's version when it was read (liveHub.seq)
 	game    db.Game
 	moves   []db.Move
 	match   db.Match
@@ -517,7 +517,7 @@ func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, n
 	case cs.Stopped:
 		p.Clock = views.T(ctx, "The clock is stopped: %s.", vacationClock(ctx, mover.Name, you, cs.Vacation[g.ToMove], cs.Left))
 	case cs.Left <= 0:
-		if p.Clock, err = h.timeUp(ctx, mover, you, cs.Left, now); err != nil {
+		if p.Clock, err = timeUp(ctx, h.db, mover, you, cs.Left, now); err != nil {
 			return err
 		}
 	case you:
@@ -552,9 +552,10 @@ func (h *gameHandler) clock(ctx context.Context, p *views.GamePage, g db.Game, n
 // timeUp says what happens once mover's time to move ran out (left ≤ 0,
 // before the background job acted on it): their vacation allowance is
 // used first, when some is left past the moment the time ran out, and
-// then the game is lost on time.
-func (h *gameHandler) timeUp(ctx context.Context, mover db.Player, you bool, left time.Duration, now time.Time) (string, error) {
-	st, err := h.db.Vacation(ctx, mover.ID, now)
+// then the game is lost on time. The game page and the lists of games
+// say the same.
+func timeUp(ctx context.Context, store *db.DB, mover db.Player, you bool, left time.Duration, now time.Time) (string, error) {
+	st, err := store.Vacation(ctx, mover.ID, now)
 	if err != nil {
 		return "", err
 	}
@@ -1082,6 +1083,9 @@ func (h *gameHandler) act(c echo.Context, do func(ctx context.Context, id, uid i
 		if lerr != nil {
 			return lerr
 		}
+		// The address stays the game's, not the form's: a reload shows
+		// the game again.
+		c.Response().Header().Set("HX-Push-Url", fmt.Sprintf("/games/%d", id))
 		return answer(status, s, msg)
 	}
 	gameURL := fmt.Sprintf("/games/%d", id)

@@ -70,6 +70,22 @@ func startServer(t *testing.T, path string, clk *clock) *server {
 // the app's configuration once the server's URL is known.
 func startServerWith(t *testing.T, path string, clk *clock, configure func(cfg *handlers.Config, url string)) *server {
 	t.Helper()
+	return startServerOn(t, "127.0.0.1:0", path, clk, configure)
+}
+
+// restartServer stops s and starts the app again on its database file,
+// its clock and its address, as a restart or an upgrade of the server
+// would: the pages open in browsers reach the new server at the same
+// address.
+func restartServer(t *testing.T, s *server) *server {
+	t.Helper()
+	s.Stop()
+	return startServerOn(t, strings.TrimPrefix(s.URL, "http://"), s.Path, s.Clock, nil)
+}
+
+// startServerOn is startServerWith listening on addr.
+func startServerOn(t *testing.T, addr, path string, clk *clock, configure func(cfg *handlers.Config, url string)) *server {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "trench.db")
 	}
@@ -81,7 +97,7 @@ func startServerWith(t *testing.T, path string, clk *clock, configure func(cfg *
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

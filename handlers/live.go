@@ -30,6 +30,10 @@ import (
 // hidden from a viewer never reaches their stream), and sends it as one
 // "update" event whose fragments htmx swaps out of band. Without
 // JavaScript nothing of this runs: the page is reloaded by the player.
+//
+// A signed-in viewer's stream belongs to their session: it is closed when
+// the session ends here (sessionsEnded), and a stream whose session has
+// ended anywhere (`trench admin` included) writes no further event.
 
 // The defaults of the live updates' limits.
 const (
@@ -43,8 +47,7 @@ const liveRetry = 3 * time.Second
 
 // liveMaxAge is how long a stream lives at most (a quarter more at
 // random, so that streams opened together do not end together): the
-// browser then reconnects, and a session ended meanwhile (signed out
-// everywhere, suspended) gets nothing more.
+// browser then reconnects, and its viewer is read afresh.
 const liveMaxAge = 5 * time.Minute
 
 // liveBacklog is how many updates a stream may have waiting to be
@@ -89,9 +92,12 @@ type liveSub struct {
 	lang   string // the language of the page (views.Lang)
 	csrf   string
 	who    string // the key its per-user limit counts it under
-	out    chan liveEvent
-	kicked chan struct{} // closed when it fell behind
-	once   sync.Once
+	// session is the SHA-256 of the viewer's session token (tokenHash);
+	// nil for a visitor.
+	session []byte
+	out     chan liveEvent
+	kicked  chan struct{} // closed when it fell behind or its session ended
+	once    sync.Once
 	// What a game page shows (version and SocialVersion; under vmu once
 	// the stream is registered: the dispatcher and a released hold set
 	// them), and for any page whether it must be sent the current state
@@ -131,11 +137,14 @@ type liveHub struct {
 	perUser   int
 	heartbeat time.Duration
 	render    *liveRenderer // set once the routes are made
+	sessions  *sessionManager
+	start     string // this start of the server (newStartID), the first part of seq's versions
 
 	mu     sync.Mutex
 	topics map[liveTopic]map[*liveSub]struct{}
-	gens   map[liveTopic]uint64 // dashboards and tournaments: changes pushed so far
-	seqs   map[int64]uint64     // games: commits so far, counted as they commit
+	users  map[int64]map[*liveSub]struct{} // the signed-in viewers' streams, by account
+	gens   map[liveTopic]uint64            // dashboards and tournaments: changes pushed so far
+	seqs   map[int64]uint64                // games: commits so far, counted as they commit
 	total  int
 	per    map[string]int
 	closed bool
@@ -147,9 +156,11 @@ type liveHub struct {
 	wake    chan struct{}
 }
 
-func newLiveHub(cfg Config, log *slog.Logger) *liveHub {
-	h := &liveHub{log: log, max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
-		topics: map[liveTopic]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, seqs: map[int64]uint64{}, per: map[string]int{}, done: make(chan struct{}),
+// newLiveHub returns the hub of the event streams, within cfg's limits;
+// sessions tells it whether a stream's session is still open.
+func newLiveHub(cfg Config, sessions *sessionManager, log *slog.Logger) *liveHub {
+	h := &liveHub{log: log, start: newStartID(), sessions: sessions, max: cfg.LiveMax, perUser: cfg.LivePerUser, heartbeat: cfg.LiveHeartbeat,
+		topics: map[liveTopic]map[*liveSub]struct{}{}, users: map[int64]map[*liveSub]struct{}{}, gens: map[liveTopic]uint64{}, seqs: map[int64]uint64{}, per: map[string]int{}, done: make(chan struct{}),
 		pending: map[liveTopic]struct{}{}, wake: make(chan struct{}, 1)}
 	if h.max <= 0 {
 		h.max = DefaultLiveMax
@@ -174,14 +185,26 @@ func (h *liveHub) gamesCommitted(ids ...int64) {
 	h.changed(liveGame, ids)
 }
 
-// seq is how many commits have changed game id since the server started:
-// a rendering of the game read after it is at least that new. Pages
-// carry it (data-seq) so that an answer and an update that cross are
-// told apart even when a takeback lowers the ply (see static/live.js).
-func (h *liveHub) seq(id int64) uint64 {
+// seq is the version of game id a rendering read after it is at least as
+// new as: "START.N", this server's start id (see newStartID) and how many
+// commits have changed the game since it started. Pages carry it
+// (data-seq) so that an answer and an update that cross are told apart
+// even when a takeback lowers the ply; a version of another start (the
+// server restarted since the page was made) is never older (see
+// static/live.js).
+func (h *liveHub) seq(id int64) string {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.seqs[id]
+	n := h.seqs[id]
+	h.mu.Unlock()
+	return h.start + "." + strconv.FormatUint(n, 10)
+}
+
+// newStartID returns a fresh name for a start of the server: 8 lowercase
+// hexadecimal digits.
+func newStartID() string {
+	var b [4]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
 }
 
 // tournamentsCommitted is the db.OnTournamentCommit observer.
@@ -397,6 +420,12 @@ func (h *liveHub) join(s *liveSub) error {
 		h.topics[s.topic] = m
 	}
 	m[s] = struct{}{}
+	if uid := s.viewer.ID; uid != 0 {
+		if h.users[uid] == nil {
+			h.users[uid] = map[*liveSub]struct{}{}
+		}
+		h.users[uid][s] = struct{}{}
+	}
 	return nil
 }
 
@@ -411,6 +440,12 @@ func (h *liveHub) leave(s *liveSub) {
 	delete(m, s)
 	if len(m) == 0 {
 		delete(h.topics, s.topic)
+	}
+	if uid := s.viewer.ID; uid != 0 {
+		delete(h.users[uid], s)
+		if len(h.users[uid]) == 0 {
+			delete(h.users, uid)
+		}
 	}
 	h.total--
 	if h.per[s.who]--; h.per[s.who] <= 0 {
@@ -435,6 +470,41 @@ func (h *liveHub) stale(c echo.Context, t liveTopic) bool {
 	}
 	g, err := strconv.ParseUint(c.QueryParam("g"), 10, 64)
 	return err != nil || g != h.gen(t)
+}
+
+// sessionOpen reports whether the session of s's viewer is still open
+// (always, for a visitor's stream). A failure to read it is logged and
+// counts as ended: the browser reconnects.
+func (h *liveHub) sessionOpen(ctx context.Context, s *liveSub) bool {
+	if s.viewer.ID == 0 {
+		return true
+	}
+	open, err := h.sessions.open(ctx, s.session, s.viewer.ID)
+	if err != nil && ctx.Err() == nil {
+		h.log.Error("live stream: read its session", "user", s.viewer.ID, "err", err)
+	}
+	return open
+}
+
+// sessionsEnded closes the open streams of account uid whose session has
+// ended: call it once a write that may end sessions of uid (signing out,
+// everywhere too, a new password, a suspension, a deletion) has
+// committed. The streams of the sessions that go on stay open.
+func (h *liveHub) sessionsEnded(ctx context.Context, uid int64) {
+	if h == nil || uid == 0 {
+		return
+	}
+	h.mu.Lock()
+	subs := make([]*liveSub, 0, len(h.users[uid]))
+	for s := range h.users[uid] {
+		subs = append(subs, s)
+	}
+	h.mu.Unlock()
+	for _, s := range subs {
+		if !h.sessionOpen(ctx, s) {
+			s.kick()
+		}
+	}
 }
 
 // open returns the number of open streams.
@@ -465,8 +535,8 @@ func (a *App) LiveStreams() int { return a.live.open() }
 
 // stream serves one event stream of topic t: registered within the
 // limits (429 beyond them), then the updates, a heartbeat comment every
-// so often, until the browser leaves, falls behind or the server shuts
-// down.
+// so often, until the browser leaves, falls behind, the viewer's session
+// ends or the server shuts down.
 func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 	v := currentViewer(c)
 	s.viewer = v
@@ -476,6 +546,8 @@ func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 	s.kicked = make(chan struct{})
 	if v.ID != 0 {
 		s.who = "u" + strconv.FormatInt(v.ID, 10)
+		token, _ := h.sessions.cookieValues(c.Request())
+		s.session = tokenHash(token)
 	} else {
 		s.who = "a" + c.RealIP()
 	}
@@ -535,6 +607,16 @@ func (h *liveHub) stream(c echo.Context, s *liveSub) error {
 	for {
 		select {
 		case ev := <-s.out:
+			// Nothing more once the stream was closed or its session
+			// ended (the event may be the viewer's private messages).
+			select {
+			case <-s.kicked:
+				return nil
+			default:
+			}
+			if !h.sessionOpen(ctx, s) {
+				return nil
+			}
 			if err := write(ev.parts...); err != nil {
 				return nil
 			}

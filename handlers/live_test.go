@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -600,4 +601,67 @@ func loadAverage() string {
 		return "?"
 	}
 	return strings.Fields(string(b))[0]
+}
+
+// olderVersion reports whether the game version a (a page's data-seq)
+// is older than b by the rule of static/live.js: "START.N" of the same
+// start of the server with a smaller count. An answer or an update older
+// than the page is not swapped in.
+func olderVersion(a, b string) bool {
+	sa, na, _ := strings.Cut(a, ".")
+	sb, nb, _ := strings.Cut(b, ".")
+	if !strings.Contains(a, ".") {
+		sa, na = "", a
+	}
+	if !strings.Contains(b, ".") {
+		sb, nb = "", b
+	}
+	x, errA := strconv.ParseUint(na, 10, 64)
+	y, errB := strconv.ParseUint(nb, 10, 64)
+	return sa == sb && errA == nil && errB == nil && x < y
+}
+
+// TestLiveVersionSurvivesRestart: the version a game page carries
+// (data-seq) grows with each change, and after the server restarts the
+// answers and updates of the new server are never older than a page made
+// before the restart, which would then ignore them and freeze.
+func TestLiveVersionSurvivesRestart(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	a.HTMX, b.HTMX = true, true
+	id := challenge(t, a, b, "trench", "single", "0")
+	page := fmt.Sprintf("/games/%d", id)
+	version := func(c *client) string {
+		t.Helper()
+		v, ok := c.Last.Find("#game").Attr("data-seq")
+		if !ok {
+			t.Fatalf("%s's answer holds no #game with data-seq", c.Name)
+		}
+		return v
+	}
+	var shown string
+	for i := 0; i < 4; i++ {
+		c, _ := whoMoves(t, s, id, a, b)
+		clickMove(t, c, id, func(int) int { return 0 })
+		v := version(c)
+		if shown != "" && !olderVersion(shown, v) {
+			t.Fatalf("move %d: the version went from %q to %q, want newer", i+1, shown, v)
+		}
+		shown = v
+	}
+	waiting, _ := whoMoves(t, s, id, a, b)
+	waiting.get(page, true)
+	shown = version(waiting)
+
+	s2 := restartServer(t, s)
+	a.moveTo(s2)
+	b.moveTo(s2)
+	waiting.get(page, true)
+	if v := version(waiting); olderVersion(v, shown) {
+		t.Fatalf("after a restart the page (version %q) takes the game (version %q) as older", shown, v)
+	}
+	clickMove(t, waiting, id, func(int) int { return 0 })
+	if v := version(waiting); olderVersion(v, shown) {
+		t.Fatalf("after a restart the page (version %q) takes its move's answer (version %q) as older", shown, v)
+	}
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -102,10 +103,23 @@ func (m *metrics) activePlayers(since time.Time) int {
 // never on the public one.
 func (a *App) MetricsHandler() http.Handler { return a.metrics.handler() }
 
+// RegisterMetrics adds collectors (the certificates' expiry, say) to the
+// server's /metrics. Errors: a collector whose metrics clash with those
+// already registered.
+func (a *App) RegisterMetrics(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := a.metrics.reg.Register(c); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
+}
+
 // observe counts and times every request by its route pattern (never the
 // raw path, which may carry a feed's secret token) and, when the server
-// logs requests, writes one line per request: method, route, status,
-// duration and the signed-in user's id (0 for a visitor).
+// logs requests, writes one line per request: method (as labelled, see
+// metricMethod), route, status, duration_ms (the time to answer in
+// milliseconds, a float) and the signed-in user's id (0 for a visitor).
 func (a *App) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -119,19 +133,32 @@ func (a *App) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			route = "unmatched" // keep unknown paths out of the labels
 		}
 		code := c.Response().Status
-		a.metrics.requests.WithLabelValues(req.Method, route, strconv.Itoa(code)).Inc()
-		a.metrics.latency.WithLabelValues(req.Method, route).Observe(d.Seconds())
+		method := metricMethod(req.Method)
+		a.metrics.requests.WithLabelValues(method, route, strconv.Itoa(code)).Inc()
+		a.metrics.latency.WithLabelValues(method, route).Observe(d.Seconds())
 		user := currentViewer(c).ID
 		if user != 0 {
 			a.metrics.saw(user, a.cfg.Now())
 		}
 		if a.cfg.AccessLog {
 			a.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
-				slog.String("method", req.Method), slog.String("route", route), slog.Int("status", code),
-				slog.Duration("duration", d), slog.Int64("user", user))
+				slog.String("method", method), slog.String("route", route), slog.Int("status", code),
+				slog.Float64("duration_ms", float64(d)/float64(time.Millisecond)), slog.Int64("user", user))
 		}
 		return nil
 	}
+}
+
+// metricMethod is the method label of a request: one of HTTP's standard
+// methods, or "OTHER" for any other a client sends, so that the labels
+// (and the log) stay a short, fixed set.
+func metricMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "OTHER"
 }
 
 // knownRoute says whether method and path name a registered route.
@@ -156,7 +183,7 @@ var (
 	descChallenges = prometheus.NewDesc("trench_challenges_open",
 		"Challenges waiting for an answer.", nil, nil) // not shown
 	descPlayers = prometheus.NewDesc("trench_players",
-		"Accounts on the server.", nil, nil) // not shown
+		"Players' accounts on the server (not the computer's, not deleted ones).", nil, nil) // not shown
 	descSignedIn = prometheus.NewDesc("trench_players_active_24h",
 		"Signed-in players who made a request in the last 24 hours (counted since the server started).", nil, nil) // not shown
 	descDue = prometheus.NewDesc("trench_jobs_due",

@@ -2,12 +2,18 @@ package handlers_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/trench-games/trench/handlers"
 )
@@ -64,5 +70,95 @@ func TestMetricsLabelRoutesNotPaths(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `msg=request method=GET route=/feeds/:file status=404`) {
 		t.Errorf("no request line for the feed in the log:\n%s", logs.String())
+	}
+}
+
+// TestMetricsFoldUnknownMethods: requests with methods outside HTTP's
+// standard set are counted under method="OTHER", so a client inventing
+// methods cannot make /metrics (and the server's memory) grow.
+func TestMetricsFoldUnknownMethods(t *testing.T) {
+	s := startServer(t, "", nil)
+	for i := range 50 {
+		req, err := http.NewRequest(fmt.Sprintf("XMETHOD%d", i), s.URL+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	res, err := http.Get(s.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+
+	rec := httptest.NewRecorder()
+	s.App.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	text := rec.Body.String()
+	if strings.Contains(text, "XMETHOD") {
+		t.Errorf("/metrics holds the invented methods: %d bytes", len(text))
+	}
+	if !strings.Contains(text, `method="OTHER"`) {
+		t.Error(`/metrics lacks method="OTHER"`)
+	}
+	if !strings.Contains(text, `trench_http_requests_total{code="200",method="GET",route="/"}`) {
+		t.Error("/metrics lacks the GET of /")
+	}
+}
+
+// TestRequestLogDurationInMilliseconds: the JSON access log gives each
+// request's time as duration_ms, a number of milliseconds, not a bare
+// "duration" in nanoseconds.
+func TestRequestLogDurationInMilliseconds(t *testing.T) {
+	var logs lockedBuffer
+	s := startServerWith(t, "", nil, func(cfg *handlers.Config, _ string) {
+		cfg.AccessLog = true
+		cfg.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+	})
+	start := time.Now()
+	s.newClient(t).Get("/")
+	took := float64(time.Since(start)) / float64(time.Millisecond)
+	var found bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if rec["msg"] != "request" || rec["route"] != "/" {
+			continue
+		}
+		found = true
+		if _, ok := rec["duration"]; ok {
+			t.Errorf("the request line has a duration without its unit: %s", line)
+		}
+		ms, ok := rec["duration_ms"].(float64)
+		if !ok || ms <= 0 || ms > took {
+			t.Errorf("duration_ms = %v, want a number of milliseconds in (0, %.3f]: %s", rec["duration_ms"], took, line)
+		}
+	}
+	if !found {
+		t.Fatalf("no request line for / in the log:\n%s", logs.String())
+	}
+}
+
+// TestMetricsPlayersCountsHumans: trench_players counts the accounts the
+// admin page counts: people, not the computer's accounts nor deleted
+// accounts.
+func TestMetricsPlayersCountsHumans(t *testing.T) {
+	s := startServer(t, "", nil)
+	for _, name := range []string{"carol", "dave", "erin"} {
+		s.newClient(t).SignUp(name)
+	}
+	if err := s.DB.DeleteAccount(context.Background(), mustUser(t, s, "erin"), s.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	s.App.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if text := rec.Body.String(); !strings.Contains(text, "\ntrench_players 2\n") {
+		i := strings.Index(text, "\ntrench_players ")
+		t.Errorf("want trench_players 2 (carol and dave), got %q", text[i+1:i+1+strings.Index(text[i+1:], "\n")])
 	}
 }

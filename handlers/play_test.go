@@ -133,6 +133,9 @@ func playWholeGame(t *testing.T, game, variant string) {
 			if badge := p.Last.Find("#turn-badge[hx-swap-oob]"); badge.Text() != "0" {
 				t.Fatalf("after moving in their only game the turn count is %q, want 0", badge.Text())
 			}
+			if _, hidden := p.Last.Find("#turn-badge[hx-swap-oob]").Attr("hidden"); !hidden {
+				t.Fatal("with no game waiting, the navigation shows a badge with 0")
+			}
 		}
 		after, err := s.DB.Game(context.Background(), id)
 		if err != nil {

@@ -175,7 +175,7 @@ func scoreText(ctx context.Context, eng rules.Engine, n int) string {
 		return s
 	}
 	switch unit {
-	case "pts":
+	case "pts", "pt":
 		return views.TN(ctx, "%d pts", n, n)
 	case "cards":
 		return views.TN(ctx, "%d cards", n, n)
@@ -308,6 +308,13 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 		r, err := gameRowAs(ctx, g, userID, viewerID, who, clocks[i])
 		if err != nil {
 			return nil, err
+		}
+		if cs := clocks[i]; !g.Finished() && !cs.Stopped && cs.Left <= 0 {
+			// Between the deadline and the background job: what happens next.
+			mover := g.Side[g.ToMove]
+			if r.Clock, err = timeUp(ctx, store, mover, mover.ID == viewerID, cs.Left, now); err != nil {
+				return nil, err
+			}
 		}
 		rows = append(rows, r)
 	}

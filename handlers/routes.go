@@ -68,7 +68,7 @@ func (a *App) routes(e *echo.Echo) error {
 	site.GET("/settings/export", account.export, requireUser)
 	site.POST("/settings/delete", account.deleteAccount, requireUser)
 
-	admin := &adminHandler{db: a.db, now: a.cfg.Now, mailOn: mailOn, mail: a.mailLater, base: notify.base}
+	admin := &adminHandler{db: a.db, now: a.cfg.Now, mailOn: mailOn, mail: a.mailLater, base: notify.base, live: a.live}
 	site.GET("/admin", admin.show, requireAdmin)
 	site.POST("/admin/announcement", admin.announce, requireAdmin)
 	site.POST("/admin/users/:id/:action", admin.user, requireAdmin)

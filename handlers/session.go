@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"net/http"
@@ -57,6 +58,9 @@ type sessionManager struct {
 	// reading of its viewer.
 	decodedMu sync.Mutex
 	decoded   map[string]decodedCookie
+	// live holds the open pages' event streams, closed when their session
+	// ends (nil: none).
+	live *liveHub
 }
 
 // decodedCookie is what a valid session cookie says, and until when that
@@ -162,6 +166,19 @@ func (m *sessionManager) load(c echo.Context) (viewer, error) {
 		turns: sync.OnceValues(func() (int, error) { return m.db.TurnCount(ctx, u.ID) })}, nil
 }
 
+// open reports whether the session of token hash th is still open, as
+// one of account uid, and the account active (not suspended or deleted).
+// Errors: reading the session.
+func (m *sessionManager) open(ctx context.Context, th []byte, uid int64) (bool, error) {
+	_, u, err := m.db.SessionByToken(ctx, th, m.now())
+	if db.KindOf(err) == db.KindNotFound {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return u.ID == uid && u.Active(), nil
+}
+
 // start signs user uid in: a new session on the server and a cookie with
 // its token (replacing the request's session, if any, which ends).
 func (m *sessionManager) start(c echo.Context, uid int64) error {
@@ -169,6 +186,7 @@ func (m *sessionManager) start(c echo.Context, uid int64) error {
 		if err := m.db.EndSession(c.Request().Context(), v.ID, v.SessionID); err != nil {
 			return err
 		}
+		m.live.sessionsEnded(c.Request().Context(), v.ID)
 	}
 	token := rand.Text()
 	r := c.Request()
@@ -187,6 +205,9 @@ func (m *sessionManager) end(c echo.Context) error {
 		if err := m.db.EndSession(c.Request().Context(), v.ID, v.SessionID); err != nil {
 			return err
 		}
+		// The sessions ended with this one (everywhere, a deleted
+		// account) close their streams too.
+		m.live.sessionsEnded(c.Request().Context(), v.ID)
 	}
 	s, _ := m.cookies.Get(c.Request(), sessionName)
 	s.Values = map[any]any{}

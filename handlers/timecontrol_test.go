@@ -52,6 +52,11 @@ func TestDaysPerMoveChoices(t *testing.T) {
 	if msg := a.text(".flash"); msg != "Choose days per move or a time bank." {
 		t.Fatalf("for clock=weird the form says %q", msg)
 	}
+	post("", "3")
+	a.wantStatus(http.StatusBadRequest)
+	if msg := a.text(".flash"); msg != "Choose days per move or a time bank." {
+		t.Fatalf("for an empty clock the form says %q", msg)
+	}
 	if n := challenges(); n != 0 {
 		t.Fatalf("%d challenges made by refused forms", n)
 	}
@@ -91,6 +96,14 @@ func TestTimeUpSaysWhatHappensNext(t *testing.T) {
 				p.c.wantStatus(http.StatusOK)
 				if got := p.c.text("#clock"); got != p.want {
 					t.Errorf("%s reads %q, want %q", p.c.Name, got, p.want)
+				}
+				// The dashboard and alice's profile say the same.
+				for _, page := range []string{"/", "/players/alice"} {
+					p.c.Get(page)
+					p.c.wantStatus(http.StatusOK)
+					if got := p.c.text("table.games tbody tr td:nth-child(5)"); got != p.want {
+						t.Errorf("on %s %s reads %q, want %q", page, p.c.Name, got, p.want)
+					}
 				}
 			}
 		})

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -222,27 +223,16 @@ func computerLabel(ctx context.Context, level string) string {
 	return views.T(ctx, "Computer · %s", views.T(ctx, level))
 }
 
-// decimalText writes x with as many decimals as it has and the decimal
-// mark of the language of ctx: "2.25" in English, "2,25" in the others.
-func decimalText(ctx context.Context, x float64) string {
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if views.Lang(ctx) != "en" {
-		s = strings.Replace(s, ".", ",", 1)
-	}
-	return s
-}
-
-// pointsText writes points with a half: "2½", "½", "0".
+// pointsText writes points with their fraction of quarters, as every
+// column of the standings does: "2½", "½", "0", "4¾" (Sonneborn–Berger
+// counts half a drawn opponent's points).
 func pointsText(p float64) string {
-	whole := int(p)
-	s := strconv.Itoa(whole)
-	if p-float64(whole) >= 0.5 {
-		if whole == 0 {
-			return "½"
-		}
-		s += "½"
+	quarters := int(math.Round(p * 4))
+	whole, frac := quarters/4, [4]string{"", "¼", "½", "¾"}[quarters%4]
+	if whole == 0 && frac != "" {
+		return frac
 	}
-	return s
+	return strconv.Itoa(whole) + frac
 }
 
 func (h *tournamentHandler) show(c echo.Context) error {
@@ -297,12 +287,20 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 			botsRated = e.Rated
 		}
 	}
-	if _, ok := bot.Lookup(d.Game); ok {
+	_, computerPlays := bot.Lookup(d.Game)
+	switch {
+	case computerPlays && d.Status != "signup" && len(inside) > 0:
+		// After the start only what holds for the games being played.
+		p.ComputerRule = tr(c, "Games against the computer are not rated.")
+		if botsRated && d.Rated {
+			p.ComputerRule = tr(c, "Games against the computer are rated on this server.")
+		}
+	case computerPlays && d.Status == "signup":
 		p.ComputerRule = tr(c, "The organiser may add computer players before the start; they play their games like anyone else. Games against the computer are not rated.")
 		if botsRated && d.Rated {
 			p.ComputerRule = tr(c, "The organiser may add computer players before the start; they play their games like anyone else, and this server rates games against the computer.")
 		}
-		if d.Status == "signup" && me == d.Organiser.ID {
+		if me == d.Organiser.ID {
 			for _, l := range computerLevels {
 				if inside[l] {
 					p.ComputersIn = append(p.ComputersIn, views.Option{Value: l, Label: computerLabel(ctx, l)})
@@ -330,6 +328,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 			p.Status = tr(c, "Running: every game has started.")
 		}
 		p.CanWithdraw = entered && !withdrawn
+		p.ConfirmWithdraw = p.CanWithdraw && c.QueryParam("confirm") == "withdraw"
 	case "finished":
 		p.Status = tr(c, "Finished.|tournament")
 	case "cancelled":
@@ -341,13 +340,26 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 			return views.TournamentPage{}, err
 		}
 		names := map[int64]db.Entrant{}
+		var first []string // the names ranked first
 		for _, e := range d.Entrants {
 			names[e.ID] = e
 		}
 		for _, s := range st {
 			e := names[s.ID]
 			p.Standings = append(p.Standings, views.StandingLine{Rank: s.Rank, Name: e.Name, Points: pointsText(s.Points), Games: s.Games,
-				Buchholz: pointsText(s.Buchholz), SonnebornBerger: decimalText(ctx, s.SonnebornBerger), Withdrawn: e.Withdrawn})
+				Buchholz: pointsText(s.Buchholz), SonnebornBerger: pointsText(s.SonnebornBerger), Withdrawn: e.Withdrawn})
+			if s.Rank == 1 {
+				first = append(first, e.Name)
+			}
+		}
+		if d.Status == "finished" {
+			switch len(first) {
+			case 0:
+			case 1:
+				p.Status = tr(c, "Finished: %s won the tournament.", first[0])
+			default:
+				p.Status = tr(c, "Finished: %s share first place.", strings.Join(first, ", "))
+			}
 		}
 		if d.Format == db.FormatRoundRobin {
 			crosstable(&p, d)
@@ -449,6 +461,17 @@ func (h *tournamentHandler) act(c echo.Context) error {
 	case "join":
 		err = h.db.JoinTournament(ctx, id, me, now)
 	case "leave":
+		// Leaving a running tournament forfeits every remaining game: it
+		// is done only once confirmed, as resigning a game is.
+		if c.FormValue("confirm") != "yes" {
+			d, err := h.db.Tournament(ctx, id)
+			if err != nil {
+				return err
+			}
+			if d.Status == "running" {
+				return redirect(c, fmt.Sprintf("/tournaments/%d?confirm=withdraw#tournament-actions", id))
+			}
+		}
 		err = h.db.LeaveTournament(ctx, id, me, now)
 	case "start":
 		err = h.db.StartTournament(ctx, id, me, now)

@@ -126,8 +126,11 @@ func TestTournamentsThroughTheSite(t *testing.T) {
 	}
 	playTournament(t, s, players, rr, lowerWins)
 	v.Get(rr)
-	if st := v.text("#tournament-status"); st != "Finished." {
+	if st := v.text("#tournament-status"); st != "Finished: pl1 won the tournament." {
 		t.Errorf("status %q", st)
+	}
+	if got := v.text("#tournament-computer-rule"); got != "" {
+		t.Errorf("the finished tournament still says %q", got)
 	}
 	if got := strings.Join(names(v.Last.Find("#standings tr[data-player]"), "data-player"), ","); got != "pl1,pl2,pl3,pl4" {
 		t.Errorf("round robin standings %s", got)
@@ -196,4 +199,60 @@ func TestTournamentsThroughTheSite(t *testing.T) {
 	}
 	players["pl1"].Post("/tournaments/999/join", nil)
 	players["pl1"].wantStatus(http.StatusNotFound)
+}
+
+// TestWithdrawingAsksFirst: withdrawing from a running tournament, which
+// loses every remaining game, asks first as resigning does; a withdrawal
+// sent without the confirmation (an old page's button) changes nothing.
+func TestWithdrawingAsksFirst(t *testing.T) {
+	s := startServer(t, "", nil)
+	players := map[string]*client{}
+	for _, n := range []string{"wa1", "wa2", "wa3", "wa4"} {
+		players[n] = s.newClient(t)
+		players[n].SignUp(n)
+	}
+	rr := organise(t, players["wa1"], url.Values{"name": {"Round robin to leave"}, "game": {"trench:single"}, "format": {"roundrobin"},
+		"min": {"4"}, "max": {"4"}, "days": {"3"}, "starts": {""}})
+	for _, n := range []string{"wa1", "wa2", "wa3", "wa4"} {
+		tournamentAct(t, players[n], rr, "join")
+	}
+	me := players["wa2"]
+	me.Get(rr)
+	if st := me.text("#tournament-status"); !strings.HasPrefix(st, "Running") {
+		t.Fatalf("the tournament is not running: %q", st)
+	}
+	if me.Last.Find(`#tournament-actions form[action$="/leave"]`).Length() != 0 {
+		t.Fatal("the running tournament's page withdraws in one click")
+	}
+	withdrawn := func() bool {
+		players["wa1"].Get(rr)
+		return strings.Contains(players["wa1"].text("#entrants"), "(withdrawn)")
+	}
+	// An old page's button: no confirmation, nothing happens.
+	me.Post(rr+"/leave", url.Values{"action": {"leave"}})
+	me.wantStatus(http.StatusOK)
+	if withdrawn() {
+		t.Fatal("a withdrawal without confirmation was carried out")
+	}
+	if me.Last.Find("#confirm-withdraw").Length() == 0 {
+		t.Fatalf("a withdrawal without confirmation does not ask for it: %q", me.text("#tournament-actions"))
+	}
+	// The page's link asks; the player keeps playing.
+	me.Get(rr)
+	me.Click(me.Last.Find("#withdraw"))
+	me.wantStatus(http.StatusOK)
+	if got := me.text("#confirm-withdraw p"); !strings.Contains(got, "is lost") {
+		t.Fatalf("the confirmation says %q", got)
+	}
+	me.Click(me.Last.Find("#confirm-withdraw a"))
+	if withdrawn() || me.Last.Find("#confirm-withdraw").Length() != 0 {
+		t.Fatal("keeping on playing withdrew the player")
+	}
+	// Confirmed, the player is withdrawn.
+	me.Click(me.Last.Find("#withdraw"))
+	me.Submit(me.Last.Find("#confirm-withdraw"), url.Values{"confirm": {"yes"}})
+	me.wantStatus(http.StatusOK)
+	if !withdrawn() {
+		t.Fatal("a confirmed withdrawal did not withdraw the player")
+	}
 }

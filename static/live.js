@@ -5,8 +5,10 @@
 //   stream is down, makes no request;
 // - an answer or an update older than the game the page shows (they may
 //   cross) is not swapped in: the pieces of a game page (#game, #side,
-//   #moves) carry the game and its change count (data-seq, which grows
-//   with every change, a takeback too);
+//   #moves) carry the game and its version (data-seq, "START.N": the
+//   server's start and a count that grows with every change, a takeback
+//   too); a version of another start than the page's (the server has
+//   restarted since) is taken as newer;
 // - the moves an answer or an update adds to the move list (after the ply
 //   the page showed) that the list shows already are left out, since both
 //   may bring the same move; when moves are missing before them, the page
@@ -26,11 +28,17 @@
       e.preventDefault();
     }
   });
+  // before reports whether version a (data-seq) is older than version b:
+  // both of the same start of the server, with a smaller count.
+  function before(a, b) {
+    var x = String(a).split("."), y = String(b).split(".");
+    return x.length === 2 && y.length === 2 && x[0] === y[0] && Number(x[1]) < Number(y[1]);
+  }
   // older reports whether html holds an older state of the game shown.
   function older(html) {
-    var m = /id="game" data-game="(\d+)" data-ply="\d+" data-seq="(\d+)"/.exec(html || "");
+    var m = /id="game" data-game="(\d+)" data-ply="\d+" data-seq="([^"]*)"/.exec(html || "");
     var g = document.getElementById("game");
-    return !!(m && g && g.dataset.game === m[1] && Number(m[2]) < Number(g.dataset.seq));
+    return !!(m && g && g.dataset.game === m[1] && before(m[2], g.dataset.seq));
   }
   document.addEventListener("htmx:beforeSwap", function (e) {
     if (older(e.detail.serverResponse)) {
@@ -49,7 +57,7 @@
     var t = d.target;
     if (el && t && el.id === t.id && el.dataset && t.dataset && el.dataset.seq !== undefined &&
         t.dataset.seq !== undefined && el.dataset.game === t.dataset.game &&
-        Number(el.dataset.seq) < Number(t.dataset.seq)) {
+        before(el.dataset.seq, t.dataset.seq)) {
       d.shouldSwap = false;
     }
   });
@@ -61,7 +69,7 @@
     if (!f || f.nodeType !== 1 || f.id !== "moves" || !t || t.id !== "moves") {
       return false;
     }
-    if (g && f.dataset.game === g.dataset.game && Number(f.dataset.seq) < Number(g.dataset.seq)) {
+    if (g && f.dataset.game === g.dataset.game && before(f.dataset.seq, g.dataset.seq)) {
       d.shouldSwap = false;
       return true;
     }

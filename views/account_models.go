@@ -50,6 +50,20 @@ type AdminPage struct {
 	ResetLink   string
 	ResetFor    string
 	ResetMailed bool
+	// Log is the latest admin actions, newest first.
+	Log []AdminLogEntry
+}
+
+// AdminLogEntry is one admin action in the admin log, each field written
+// for the reader: when, who ("ann", "cli (root)"), what ("Account
+// deleted"), on whom or what ("bob", "challenge #4 by ann"), and from
+// where (an address, "command line").
+type AdminLogEntry struct {
+	When   string
+	Who    string
+	Action string
+	Target string
+	From   string
 }
 
 // Figure is one of the server's figures.

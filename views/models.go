@@ -357,9 +357,11 @@ type GamePage struct {
 	// LiveTab names the stream (?tab= of LiveURL), for the page's requests
 	// (TabHeader); "" for none.
 	LiveTab string
-	// Seq numbers the game's changes since the server started (larger is
-	// newer, whatever the ply); the swapped pieces carry it.
-	Seq              uint64
+	// Seq is the game's version, "START.N": the server's start id and the
+	// game's changes since that start (of one start, a larger N is newer,
+	// whatever the ply; one of another start is newer than any of the
+	// page's); the swapped pieces carry it (data-seq).
+	Seq              string
 	BoardToggle      string // where the form choosing the other board view posts to
 	BoardToggleView  string // the other board view: "square" or "diamond"
 	BoardToggleLabel string

@@ -48,8 +48,11 @@ type TournamentPage struct {
 	Rule      string // how the format pairs, ties and byes, in words
 	// Actions the viewer may take (each a POST form).
 	CanJoin, CanLeave, CanWithdraw, CanStart, CanCancel bool
-	Entrants                                            []string // names, "(withdrawn)" marked
-	Standings                                           []StandingLine
+	// ConfirmWithdraw asks the viewer to confirm withdrawing from the
+	// running tournament (it forfeits their remaining games).
+	ConfirmWithdraw bool
+	Entrants        []string // names, "(withdrawn)" marked
+	Standings       []StandingLine
 	// Crosstable (round robin): Cross[i][j] is row player i's result
 	// against column player j.
 	Cross     [][]CrossCell

@@ -29,7 +29,8 @@ const adminUsage = `usage: trench admin [--db FILE] [--base-url URL] COMMAND
   dismiss-report ID     close report ID, keeping the message
   delete-message ID     delete message ID (and its reports)
   announce TEXT         show TEXT at the top of every page ("" removes it)
-  figures               the server's figures: players, games, database size`
+  figures               the server's figures: players, games, database size
+  log [N]               the latest N admin actions (20), from the admin page and here`
 
 // adminCommand runs `trench admin …`: the admin page's actions from a
 // shell on the server, on the database file (while the server runs, too).
@@ -53,11 +54,22 @@ func adminCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	if _, err := os.Stat(*path); err != nil {
 		return fmt.Errorf("admin: %w", err)
 	}
-	store, err := db.Open(ctx, *path)
+	// A server of the older release may still run on an older database:
+	// only the new release's server upgrades it (after a backup).
+	store, err := db.OpenWith(ctx, *path, db.Options{NoUpgrade: true})
+	if errors.Is(err, db.ErrOlderSchema) {
+		return fmt.Errorf("admin: %w; start the new release's server (trench serve) first, which upgrades the database after a verified backup, then run the command again", err)
+	}
 	if err != nil {
 		return err
 	}
-	err = runAdmin(ctx, stdout, store, strings.TrimRight(*baseURL, "/"), rest[0], rest[1:])
+	act, err := cliTarget(ctx, store, rest[0], rest[1:])
+	if err == nil {
+		err = runAdmin(ctx, stdout, store, strings.TrimRight(*baseURL, "/"), rest[0], rest[1:])
+	}
+	if err == nil {
+		err = act.record(ctx, store, time.Now())
+	}
 	return errors.Join(err, store.Close())
 }
 
@@ -213,6 +225,8 @@ func runAdmin(ctx context.Context, out io.Writer, store *db.DB, base, cmd string
 		} else {
 			fmt.Fprintln(out, "announcement set")
 		}
+	case "log":
+		return printAdminLog(ctx, out, store, args)
 	case "figures":
 		if len(args) != 0 {
 			return fmt.Errorf("admin figures: no arguments\n%s", adminUsage)

@@ -3,12 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pressly/goose/v3"
 
 	"github.com/trench-games/trench/db"
 )
@@ -166,5 +171,78 @@ func TestAdminCommands(t *testing.T) {
 	}
 	if err := adminCommand(ctx, &sink, []string{"--db", filepath.Join(t.TempDir(), "missing.db"), "users"}); err == nil {
 		t.Fatal("admin on a missing database: no error")
+	}
+}
+
+// olderDatabase makes a database at path with the schema of the
+// migration before this binary's last one and one account, as the
+// previous release left it; it returns that schema version.
+func olderDatabase(t *testing.T, path string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	files := os.DirFS(filepath.Join("..", "..", "db", "migrations"))
+	names, err := fs.Glob(files, "*.sql")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("migrations: %v %v", names, err)
+	}
+	var prev int64
+	for _, n := range names {
+		if v, err := goose.NumericComponent(n); err == nil && v < db.SchemaVersion() && v > prev {
+			prev = v
+		}
+	}
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, w, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, prev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ExecContext(ctx, `INSERT INTO users (name, password_hash, created_at) VALUES ('ann', 'x', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	return prev
+}
+
+// `trench admin` refuses a database of an older schema and leaves it as it
+// is (a server of the older release may still be running on it): the
+// new release's server upgrades it, after a backup.
+func TestAdminRefusesAnOlderSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trench.db")
+	old := olderDatabase(t, path)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"users"}, {"grant", "ann"}} {
+		var out bytes.Buffer
+		err := adminCommand(ctx, &out, append([]string{"--db", path}, args...))
+		if err == nil {
+			t.Fatalf("admin %v on schema %d: no error, printed %q", args, old, out.String())
+		}
+		for _, want := range []string{"older", "trench serve", "not changed"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("admin %v: error %q does not say %q", args, err, want)
+			}
+		}
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the refused database file changed")
+	}
+	if have, _, err := db.FileSchemaVersion(ctx, path); err != nil || have != old {
+		t.Errorf("schema version %d (%v), want %d", have, err, old)
+	}
+	if b, _ := db.UpgradeBackups(path); len(b) != 0 {
+		t.Errorf("upgrade backups of a refused database: %v", b)
 	}
 }

@@ -97,12 +97,18 @@ func botMove(args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	movetimeSet := false
+	fs.Visit(func(f *flag.Flag) { movetimeSet = movetimeSet || f.Name == "movetime" })
+	if movetimeSet && *nodes > 0 {
+		return "", errors.New("give --movetime or --nodes, not both")
+	}
 	if *movetime <= 0 || *nodes < 0 {
 		return "", errors.New("--movetime and --nodes must be positive")
 	}
+	// The engine's error names the position already.
 	st, err := eng.Decode(*variant, position)
 	if err != nil {
-		return "", fmt.Errorf("position %q: %w", position, err)
+		return "", err
 	}
 	req := bot.Request{Level: level, Seed: *seed, Side: st.ToMove()}
 	if *nodes > 0 {
@@ -161,6 +167,9 @@ func botDuel(ctx context.Context, progress io.Writer, args []string) (string, er
 	}
 	if *movetime < 0 || *nodes < 0 {
 		return "", errors.New("--movetime and --nodes must be positive")
+	}
+	if *workers < 0 {
+		return "", errors.New("--workers must be positive (0: one per core)")
 	}
 	la, err := bot.ParseLevel(*a)
 	if err != nil {

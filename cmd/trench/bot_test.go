@@ -74,6 +74,7 @@ func TestBotMoveErrors(t *testing.T) {
 		{"move", "trench", start, "--frobnicate"},
 		{"move", "trench", start, "--rules", "blitz"},
 		{"move", "trench", start, "--nodes", "-5"},
+		{"move", "trench", start, "--nodes", "100", "--movetime", "100"},
 		{"move", "chess", start},
 		{"move", "trench"},
 		{"move", "cards", "x"},
@@ -83,11 +84,15 @@ func TestBotMoveErrors(t *testing.T) {
 		{"duel", "--game", "trench", "--a", "hard"},
 		{"duel", "--game", "trench", "--rules", "blitz", "--a", "easy", "--b", "random", "--games", "2"},
 		{"duel", "--game", "trench", "--a", "hard", "--b", "easy", "--games", "2", "--nodes", "10", "--movetime", "10"},
+		{"duel", "--game", "trench", "--a", "hard", "--b", "easy", "--games", "2", "--workers", "-1"},
 		{"jump"},
 	} {
 		out, errOut, status := runBot(args...)
 		if status != 1 || out != "" || !strings.HasPrefix(errOut, "trench bot: ") || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%q: status %d stdout %q stderr %q, want exit 1 with one line on stderr", args, status, out, errOut)
+		}
+		if len(args) > 2 && args[0] == "move" && len(args[2]) > 2 && strings.Count(errOut, args[2]) > 1 {
+			t.Errorf("%q: the error names the position more than once: %q", args, errOut)
 		}
 	}
 }

@@ -17,9 +17,11 @@ func doctorCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica}
+	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica, KeyFile: c.KeyFile}
 	if len(c.TLS.Domains) > 0 {
 		cfg.TimeURL = c.TLS.Directory
+	} else {
+		cfg.TimeURL = doctor.ReplicaTimeURL(c.Replica)
 	}
 	results := doctor.Run(ctx, cfg)
 	for _, r := range results {

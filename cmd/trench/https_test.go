@@ -140,11 +140,11 @@ func TestServeHTTPSWithACME(t *testing.T) {
 	p := startPebble(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "trench.db")
-	httpsAddr, httpAddr := freeAddr(t), freeAddr(t)
+	httpsAddr, httpAddr, metricsAddr := freeAddr(t), freeAddr(t), freeAddr(t)
 	_, httpsPort, _ := net.SplitHostPort(httpsAddr)
 	const domain = "trench.example.org"
 	args := []string{"--db", dbPath, "--domain", domain, "--addr", httpsAddr, "--http-addr", httpAddr,
-		"--acme-directory", p.Directory, "--acme-ca-roots", p.Roots, "--acme-email", "admin@example.org"}
+		"--acme-directory", p.Directory, "--acme-ca-roots", p.Roots, "--acme-email", "admin@example.org", "--metrics-addr", metricsAddr}
 
 	stop := startServe(t, httpsAddr, args...)
 	client := clientTo(httpsAddr, p.Issuer)
@@ -176,6 +176,19 @@ func TestServeHTTPSWithACME(t *testing.T) {
 	}
 	if n := p.orders.Load(); n != 1 {
 		t.Errorf("%d orders for one certificate", n)
+	}
+	// /metrics gives the certificate's expiry (once the check at start,
+	// which waited for the same certificate, has seen it).
+	expiry := func() float64 {
+		m := scrape(t, &http.Client{Timeout: 5 * time.Second}, "http://"+metricsAddr+"/metrics")
+		return sum(m, "trench_certificate_expiry_timestamp_seconds", map[string]string{"domain": domain})
+	}
+	got := expiry()
+	for end := time.Now().Add(2 * time.Second); got == 0 && time.Now().Before(end); got = expiry() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got != float64(leaf.NotAfter.Unix()) {
+		t.Errorf("trench_certificate_expiry_timestamp_seconds = %v, want %d", got, leaf.NotAfter.Unix())
 	}
 
 	// Plain HTTP redirects to the same place over HTTPS.

@@ -130,7 +130,7 @@ func TestMetricsAndRequestLog(t *testing.T) {
 			continue
 		}
 		requests++
-		for _, k := range []string{"method", "route", "status", "duration", "user"} {
+		for _, k := range []string{"method", "route", "status", "duration_ms", "user"} {
 			if _, ok := rec[k]; !ok {
 				t.Errorf("request line without %s: %s", k, line)
 			}

@@ -53,6 +53,8 @@ type serveConfig struct {
 	// "text" or "json".
 	MetricsAddr string
 	LogFormat   string
+	// MetricsToken, when not "", is the bearer token /metrics asks for.
+	MetricsToken string
 	// KeyFile holds the session cookie's keys ("" for the database's path
 	// with .keys added); TrustedProxies are the reverse proxies whose
 	// X-Forwarded-For is believed.
@@ -146,6 +148,8 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	}
 	fs.BoolVar(&c.AdminTournaments, "tournaments-by-admins-only", adminTournamentsDefault, "only administrators create tournaments; any signed-in player otherwise (TRENCH_TOURNAMENTS_BY_ADMINS_ONLY)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("TRENCH_METRICS_ADDR", ""), "address for /metrics in the Prometheus format, e.g. localhost:9090; off when empty, never on the public address (TRENCH_METRICS_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", env("TRENCH_METRICS_TOKEN", ""), "bearer token /metrics asks for (401 without it); prefer the environment variable or --metrics-token-file (TRENCH_METRICS_TOKEN)")
+	metricsTokenFile := fs.String("metrics-token-file", env("TRENCH_METRICS_TOKEN_FILE", ""), "file whose first line is the bearer token of /metrics (TRENCH_METRICS_TOKEN_FILE)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", env("TRENCH_PPROF_ADDR", ""), "loopback address for the Go profiler (/debug/pprof/), e.g. 127.0.0.1:6060; off when empty (TRENCH_PPROF_ADDR)")
 	fs.StringVar(&c.LogFormat, "log-format", env("TRENCH_LOG_FORMAT", "text"), "log format: text or json (TRENCH_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {
@@ -153,6 +157,12 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	}
 	if fs.NArg() != 0 {
 		return c, fmt.Errorf("%s: unexpected arguments %q", name, fs.Args())
+	}
+	if c.MetricsToken, err = metricsToken(c.MetricsToken, *metricsTokenFile); err != nil {
+		return c, err
+	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return c, err
 	}
 	if c.PprofAddr != "" && !loopbackAddr(c.PprofAddr) {
 		return c, fmt.Errorf("--pprof-addr %q: want a loopback address, e.g. 127.0.0.1:6060", c.PprofAddr)
@@ -240,6 +250,7 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnExposedKeys(logger, c)
 	var servers []*http.Server
 	var listeners []net.Listener
 	closeAll := func() {
@@ -280,6 +291,15 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	if secure != nil {
+		// The certificates are obtained now rather than at the first
+		// visit, checked every hour, and their expiry is on /metrics.
+		if err := app.RegisterMetrics(secure.Collector()); err != nil {
+			closeAll()
+			return err
+		}
+		go secure.Watch(ctx, time.Hour)
+	}
 	// The computer players stop (their searches end) before the database
 	// closes.
 	botCtx, stopBots := context.WithCancel(ctx)
@@ -293,21 +313,12 @@ func serve(ctx context.Context, args []string) error {
 		<-botDone
 	}()
 	if c.MetricsAddr != "" {
-		mln, err := net.Listen("tcp", c.MetricsAddr)
+		stop, err := serveMetrics(c.MetricsAddr, c.MetricsToken, app.MetricsHandler(), logger)
 		if err != nil {
 			closeAll()
-			return fmt.Errorf("metrics: %w", err)
+			return err
 		}
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", app.MetricsHandler())
-		msrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go func() {
-			if err := msrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
-				logger.Error("metrics server", "err", err)
-			}
-		}()
-		defer msrv.Close()
-		logger.Info("metrics", "url", "http://"+mln.Addr().String()+"/metrics")
+		defer stop()
 	}
 	if c.PprofAddr != "" {
 		stop, err := servePprof(c.PprofAddr, logger)

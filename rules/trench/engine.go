@@ -251,4 +251,9 @@ func (s State) View(viewer rules.Side) any {
 }
 
 // FormatScore writes a TRENCH score in the ruleset's points, e.g. "12 pts".
-func (Engine) FormatScore(n int) string { return fmt.Sprintf("%d pts", n) }
+func (Engine) FormatScore(n int) string {
+	if n == 1 {
+		return "1 pt"
+	}
+	return fmt.Sprintf("%d pts", n)
+}

@@ -256,3 +256,12 @@ func viewEqual(a, b BoardView) bool {
 		a.Captured == b.Captured && a.Quiet == b.Quiet && a.ShowQuiet == b.ShowQuiet &&
 		a.FinalTurn == b.FinalTurn && a.Result == b.Result && len(a.Moves) == len(b.Moves)
 }
+
+// TestFormatScore: one point is "1 pt", any other number "N pts".
+func TestFormatScore(t *testing.T) {
+	for n, want := range map[int]string{0: "0 pts", 1: "1 pt", 2: "2 pts", 72: "72 pts"} {
+		if got := rules.FormatScore(Engine{}, n); got != want {
+			t.Errorf("FormatScore(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -48,6 +48,9 @@ type Config struct {
 	TLS     https.Config
 	SMTP    handlers.SMTPConfig
 	Replica string
+	// KeyFile is the session cookie's key file; "" for the default beside
+	// the database.
+	KeyFile string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// TimeURL, when not empty, is an HTTPS URL whose Date header the clock
@@ -86,7 +89,7 @@ func Run(ctx context.Context, c Config) []Result {
 		}
 	}
 	return []Result{
-		checkFiles(c.DB),
+		checkFiles(c.DB, c.keyFiles()...),
 		checkDisk(c.DB),
 		checkIntegrity(c.DB, in),
 		checkSchema(in),
@@ -107,8 +110,47 @@ func Failed(rs []Result) bool {
 	return false
 }
 
-func checkFiles(path string) Result {
+// keyFiles are the private keys serve reads: the session cookie's keys
+// and the certificate's key of --tls-key.
+func (c Config) keyFiles() []string {
+	keys := []string{c.KeyFile, c.TLS.KeyFile}
+	if c.KeyFile == "" {
+		keys[0] = handlers.DefaultKeyFile(c.DB)
+	}
+	return keys
+}
+
+// ExposedKeyFiles returns, for each of paths that exists and that users
+// other than its owner may read or change, a sentence saying so and what
+// to do (chmod 600). Paths "" and missing files are skipped (serve
+// creates the session's key file private).
+func ExposedKeyFiles(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				out = append(out, fmt.Sprintf("key file %s: %v", p, err))
+			}
+			continue
+		}
+		if m := info.Mode().Perm(); m&0o077 != 0 {
+			out = append(out, fmt.Sprintf("key file %s has mode %04o: other users may read the key (and forge sessions or impersonate the server); chmod 600 %s", p, m, p))
+		}
+	}
+	return out
+}
+
+// checkFiles checks the database's directory and files at path and that
+// the key files keys are private.
+func checkFiles(path string, keys ...string) Result {
 	r := Result{Check: "files"}
+	if exposed := ExposedKeyFiles(keys...); len(exposed) > 0 {
+		return Result{"files", Fail, strings.Join(exposed, "; ")}
+	}
 	dir := filepath.Dir(path)
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -209,13 +251,13 @@ func checkCertificate(c Config) Result {
 		d := c.TLS.Domains[0]
 		b, err := os.ReadFile(filepath.Join(c.TLS.CacheDir, d))
 		if errors.Is(err, fs.ErrNotExist) {
-			return Result{"certificate", Warn, fmt.Sprintf("no certificate for %s in %s yet: serve obtains it at the first HTTPS visit; the DNS of %s must point here and ports 80 and 443 be open", d, c.TLS.CacheDir, d)}
+			return Result{"certificate", Warn, fmt.Sprintf("no certificate for %s in %s yet: serve obtains it at start (and logs why when it cannot); the DNS of %s must point here and ports 80 and 443 be open", d, c.TLS.CacheDir, d)}
 		}
 		if err != nil {
 			return Result{"certificate", Fail, fmt.Sprintf("certificate cache: %v: it must be readable by the user that runs trench", err)}
 		}
 		leaf = firstCert(b)
-		what = fmt.Sprintf("renewal over ACME is failing: check that the DNS of %s points here, ports 80 and 443 are open, and the log of serve", d)
+		what = fmt.Sprintf("renewal over ACME is failing: check that the DNS of %s points here, ports 80 and 443 are open, and the log of serve (its \"certificate\" lines give the CA's answer)", d)
 	default:
 		return Result{"certificate", Skip, "no --domain and no --tls-cert: plain HTTP (behind a reverse proxy that does HTTPS?)"}
 	}

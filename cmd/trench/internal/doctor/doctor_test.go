@@ -150,7 +150,7 @@ func TestCertificate(t *testing.T) {
 
 	// ACME: the cache file autocert writes (key, then chain).
 	c.TLS = https.Config{Domains: []string{"d.example.org"}, CacheDir: filepath.Join(dir, "certs")}
-	want(t, checkCertificate(c), Warn, "first HTTPS visit")
+	want(t, checkCertificate(c), Warn, "obtains it at start")
 	os.Mkdir(c.TLS.CacheDir, 0o700)
 	certFile, keyFile := selfSigned(t, dir, "d.example.org", now.Add(3*24*time.Hour))
 	k, _ := os.ReadFile(keyFile)
@@ -219,4 +219,49 @@ func TestClock(t *testing.T) {
 	defer srv.Close()
 	want(t, checkClock(ctx, Config{Now: at(now), TimeURL: srv.URL}, nil), OK, "within")
 	want(t, checkClock(ctx, Config{Now: at(now.Add(-10 * time.Minute)), TimeURL: srv.URL}, nil), Fail, "off")
+}
+
+// TestKeyFilesPrivate: a session key file or a TLS key that other users
+// may read fails the files check, naming the file and the chmod to run.
+func TestKeyFilesPrivate(t *testing.T) {
+	path := newDatabase(t)
+	keys := handlers.DefaultKeyFile(path)
+	tlsKey := filepath.Join(filepath.Dir(path), "tls.key")
+	for _, p := range []string{keys, tlsKey} {
+		if err := os.WriteFile(p, []byte("secret"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := Config{DB: path, TLS: https.Config{KeyFile: tlsKey}}
+	want(t, find(t, Run(context.Background(), c), "files"), OK)
+	for _, p := range []string{keys, tlsKey} {
+		os.Chmod(p, 0o644)
+		want(t, find(t, Run(context.Background(), c), "files"), Fail, p, "chmod 600 "+p)
+		os.Chmod(p, 0o600)
+	}
+	other := filepath.Join(filepath.Dir(path), "other.keys")
+	os.WriteFile(other, []byte("secret"), 0o640)
+	c.KeyFile = other
+	want(t, find(t, Run(context.Background(), c), "files"), Fail, "chmod 600 "+other)
+}
+
+// TestClockAgainstTheReplica: without --domain, an s3:// replica's
+// server is the clock compared with, and the result names it.
+func TestClockAgainstTheReplica(t *testing.T) {
+	for replica, want := range map[string]string{"": "", "file:///var/backups/trench": "", "s3://bucket/trench": "https://s3.amazonaws.com/",
+		"s3://bucket/trench?endpoint=http://127.0.0.1:9000&region=us-east-1": "http://127.0.0.1:9000/",
+		"s3://bucket/trench?endpoint=minio.example.org":                      "https://minio.example.org/"} {
+		if got := ReplicaTimeURL(replica); got != want {
+			t.Errorf("ReplicaTimeURL(%q) = %q, want %q", replica, got, want)
+		}
+	}
+	// An S3 server answers even a request without credentials with its
+	// Date: here ten minutes ahead of this machine.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Date", time.Now().Add(10*time.Minute).UTC().Format(http.TimeFormat))
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer srv.Close()
+	u := ReplicaTimeURL("s3://bucket/trench?endpoint=" + srv.URL)
+	want(t, checkClock(context.Background(), Config{Now: time.Now, TimeURL: u}, nil), Fail, "off "+u)
 }

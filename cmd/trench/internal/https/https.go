@@ -17,6 +17,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
@@ -47,7 +49,8 @@ type Config struct {
 	// CertFile and KeyFile are PEM files of the admin's certificate chain
 	// and its private key.
 	CertFile, KeyFile string
-	// Logger receives certificate reloads; nil means slog.Default.
+	// Logger receives certificate reloads and the failures to obtain or
+	// renew a certificate; nil means slog.Default.
 	Logger *slog.Logger
 }
 
@@ -101,10 +104,21 @@ func validHost(s string) bool {
 type Server struct {
 	tls       *tls.Config
 	challenge func(fallback http.Handler) http.Handler
+	logger    *slog.Logger
+
+	// With ACME: the manager, its domains and the transport of its
+	// requests; with files: the files.
+	manager *autocert.Manager
+	domains []string
+	acme    *acmeTransport
+	files   *certFiles
+
+	mu     sync.Mutex
+	expiry map[string]time.Time // by domain, as the last check found it
 }
 
 // New prepares HTTPS for cfg (no network access yet: certificates are
-// obtained at the first handshake that needs them). Errors: both or
+// obtained by Watch, or at the first handshake that needs them). Errors: both or
 // neither of Domains and the files, a key without a certificate, files
 // that do not load, a cache directory that cannot be made private, an
 // unreadable DirectoryRoots.
@@ -125,6 +139,8 @@ func New(cfg Config) (*Server, error) {
 		return &Server{
 			tls:       &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: files.get, NextProtos: []string{"h2", "http/1.1"}},
 			challenge: func(fallback http.Handler) http.Handler { return fallback },
+			logger:    cfg.Logger,
+			files:     files,
 		}, nil
 	case cfg.CertFile != "" || cfg.KeyFile != "":
 		return nil, errors.New("https: --tls-cert and --tls-key go together")
@@ -146,6 +162,7 @@ func newACME(cfg Config) (*Server, error) {
 	if client.DirectoryURL == "" {
 		client.DirectoryURL = LetsEncrypt
 	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if cfg.DirectoryRoots != "" {
 		pem, err := os.ReadFile(cfg.DirectoryRoots)
 		if err != nil {
@@ -155,10 +172,10 @@ func newACME(cfg Config) (*Server, error) {
 		if !pool.AppendCertsFromPEM(pem) {
 			return nil, fmt.Errorf("https: ACME directory roots: no PEM certificate in %s", cfg.DirectoryRoots)
 		}
-		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
-		client.HTTPClient = &http.Client{Transport: tr}
 	}
+	at := &acmeTransport{base: tr, logger: cfg.Logger}
+	client.HTTPClient = &http.Client{Transport: at}
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
 		Cache:      autocert.DirCache(cfg.CacheDir),
@@ -168,7 +185,7 @@ func newACME(cfg Config) (*Server, error) {
 	}
 	tc := m.TLSConfig()
 	tc.MinVersion = tls.VersionTLS12
-	return &Server{tls: tc, challenge: m.HTTPHandler}, nil
+	return &Server{tls: tc, challenge: m.HTTPHandler, logger: cfg.Logger, manager: m, domains: cfg.Domains, acme: at}, nil
 }
 
 // TLSConfig is the configuration of the HTTPS listener.
