@@ -524,7 +524,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	if err := views.WriteAtom(&buf, f); err != nil {
 		return err
 	}
-	return sendTagged(c, "application/atom+xml; charset=utf-8", "private, no-cache", buf.Bytes())
+	return sendTagged(c, "application/atom+xml; charset=utf-8", "private, no-cache", buf.Bytes()) // not shown
 }
 
 // Check connects to the mail server as the notifications would (TLS,
