@@ -42,6 +42,12 @@ const (
 // flushed at once: a stream stays open for hours, and a compressor with
 // its window would hold about a megabyte per open page.
 //
+// Pages carry a CSRF token beside text others wrote (messages, names,
+// search words): each compressed answer gets 1 to 32 bytes of padding
+// chosen by a checksum of its content (gzhttp's RandomJitter, "Heal the
+// Breach"), so that an answer's size says less about how well a guess
+// matched the token (BREACH).
+//
 // An error returned by the handlers after compress is sent through the
 // error handler inside it, so that error pages are compressed too.
 func compress() (echo.MiddlewareFunc, error) {
@@ -49,6 +55,7 @@ func compress() (echo.MiddlewareFunc, error) {
 		gzhttp.MinSize(compressMinSize),
 		gzhttp.CompressionLevel(compressLevel),
 		gzhttp.ZstdCompressionLevel(compressZstdLevel),
+		gzhttp.RandomJitter(32, 0, false),
 	)
 	if err != nil {
 		return nil, err
@@ -57,6 +64,7 @@ func compress() (echo.MiddlewareFunc, error) {
 		gzhttp.MinSize(compressMinSize),
 		gzhttp.CompressionLevel(gzip.StatelessCompression),
 		gzhttp.EnableZstd(false),
+		gzhttp.RandomJitter(32, 0, false),
 	)
 	if err != nil {
 		return nil, err

@@ -106,9 +106,9 @@ func (a rawAnswer) wantEncoded(t *testing.T, what, enc, sel string) {
 }
 
 // TestAnswersCompressed: a game page and a move's #game fragment are sent
-// gzip- or zstd-encoded to a browser that accepts it and plain to one that
-// does not, always with Vary: Accept-Encoding; a tiny answer is sent as
-// it is.
+// gzip- or zstd-encoded to a browser that accepts it (padded against
+// BREACH) and plain to one that does not, always with Vary:
+// Accept-Encoding; a tiny answer is sent as it is.
 func TestAnswersCompressed(t *testing.T) {
 	s := startServer(t, "", nil)
 	a, b := signedUpPair(t, s)
@@ -119,7 +119,12 @@ func TestAnswersCompressed(t *testing.T) {
 		return a.raw(req, map[string]string{"Accept-Encoding": enc})
 	}
 	get("gzip, deflate, br, zstd").wantEncoded(t, "the game page (a browser offering zstd)", "zstd", "#game")
-	get("gzip, deflate").wantEncoded(t, "the game page (gzip)", "gzip", "#game")
+	gz := get("gzip, deflate")
+	gz.wantEncoded(t, "the game page (gzip)", "gzip", "#game")
+	// The page carries a CSRF token: its size is padded against BREACH.
+	if zr, err := gzip.NewReader(bytes.NewReader(gz.Body)); err != nil || !strings.HasPrefix(zr.Comment, "Padding") {
+		t.Fatalf("the gzip-encoded page carries no padding (error %v)", err)
+	}
 	get("identity").wantEncoded(t, "the game page (no encoding accepted)", "", "#game")
 
 	a.Get(page)
