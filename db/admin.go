@@ -274,16 +274,21 @@ type Figures struct {
 	DatabaseFreePgs int64 // of which free
 }
 
-// Figures counts the server's players, games and database size at now.
+// Figures counts the server's players, games and database size at now:
+// the games and moves from the counters the database keeps, the others
+// through indexes (the accounts by reading them all).
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
 	var f Figures
 	err := db.read.QueryRowContext(ctx, `SELECT
 		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND computer_level IS NULL),
 		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND suspended_at IS NOT NULL),
-		(SELECT COUNT(*) FROM (SELECT side0_id FROM games WHERE updated_at > ?1 UNION SELECT side1_id FROM games WHERE updated_at > ?1)),
-		(SELECT COUNT(*) FROM games),
+		(SELECT COUNT(*) FROM (SELECT side0_id FROM games WHERE status = 'active' AND updated_at > ?1
+			UNION SELECT side1_id FROM games WHERE status = 'active' AND updated_at > ?1
+			UNION SELECT side0_id FROM games WHERE status = 'finished' AND ended_at > ?1
+			UNION SELECT side1_id FROM games WHERE status = 'finished' AND ended_at > ?1)),
+		(SELECT n FROM counters WHERE name = 'games'),
 		(SELECT COUNT(*) FROM games WHERE status = 'active'),
-		(SELECT COUNT(*) FROM moves),
+		(SELECT n FROM counters WHERE name = 'moves'),
 		(SELECT COUNT(*) FROM challenges WHERE status = 'open'),
 		(SELECT COUNT(*) FROM reports)`, unix(now.Add(-30*24*time.Hour))).
 		Scan(&f.Players, &f.Suspended, &f.ActivePlayers, &f.Games, &f.ActiveGames, &f.Moves, &f.OpenChallenges, &f.OpenReports)

@@ -3,11 +3,17 @@ package db
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
 // ArchivePageSize is how many finished games an archive page lists.
 const ArchivePageSize = 50
+
+// ArchiveCountCap is as far as the archive counts the games that match a
+// filter: past it a page says "more than" and has no last page number.
+const ArchiveCountCap = 10000
 
 // ClampPage returns page (1-based) within the pages that total games fill:
 // 1 for page < 1, the last page past it, so that no offset overflows.
@@ -24,7 +30,14 @@ type ArchiveFilter struct {
 	Player  string // a username: games this player played
 	// Result is "drawn", "decisive", or — with Player — "won" or "lost".
 	Result string
-	Page   int // 1-based
+	// Page is the 1-based number of the page. Without a cursor the page
+	// is found by counting (up to ArchiveCountCap games; further back it
+	// is the last page); with one it is only the number shown.
+	Page int
+	// Before and After are cursors (ArchivePage.Older and Newer of the
+	// page next to it): the page of the games that ended just before, or
+	// just after, the game the cursor names. At most one is set.
+	Before, After string
 }
 
 // ArchiveRow is one finished game in the archive, with its match.
@@ -38,18 +51,57 @@ type ArchiveRow struct {
 	MatchPlayer [2]Player
 }
 
-// Archive returns the finished games that match f, the latest ended first,
-// one page of ArchivePageSize, and how many match in all.
+// ArchivePage is one page of the archive.
+type ArchivePage struct {
+	Rows []ArchiveRow
+	// Total is how many games match the filter, counted up to
+	// ArchiveCountCap; Capped says there are more.
+	Total  int
+	Capped bool
+	// Page is the page's number (0 when unknown: the last page past the
+	// count's cap).
+	Page int
+	// Older and Newer are the cursors of the pages next to this one
+	// (ArchiveFilter.Before and After), "" when there is none.
+	Older, Newer string
+}
+
+// archiveKey is where a game stands in the archive's order: by end, then
+// by id.
+type archiveKey struct{ ended, id int64 }
+
+func (k archiveKey) String() string { return fmt.Sprintf("%d.%d", k.ended, k.id) }
+
+func parseArchiveKey(s string) (archiveKey, error) {
+	a, b, ok := strings.Cut(s, ".")
+	ended, err1 := strconv.ParseInt(a, 10, 64)
+	id, err2 := strconv.ParseInt(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return archiveKey{}, Errorf(KindInvalid, "%q is not a place in the archive.", s)
+	}
+	return archiveKey{ended, id}, nil
+}
+
+// Archive returns one page of ArchivePageSize finished games that match
+// f, the latest ended first. Every query it runs reads at most
+// ArchiveCountCap + 1 index entries, however far back the page is: the
+// links between pages carry cursors (keyset pagination), and only the
+// count and a page number without a cursor count, up to the cap.
 // Errors: KindInvalid for a result filter that needs a player without one,
-// or an unknown result filter.
-func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, error) {
+// an unknown result filter, or a malformed cursor; KindNotFound for an
+// unknown player.
+func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
+	var out ArchivePage
 	where := []string{"g.status = 'finished'"}
 	var args []any
+	from := "games g"
 	if f.Game != "" {
 		where = append(where, "g.game = ?")
 		args = append(args, f.Game)
 	}
 	if f.Variant != "" {
+		// Only this filter needs the match.
+		from = "games g JOIN matches m ON m.id = g.match_id"
 		where = append(where, "m.variant = ?")
 		args = append(args, f.Variant)
 	}
@@ -57,11 +109,9 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, 
 	if f.Player != "" {
 		u, err := db.UserByName(ctx, f.Player)
 		if err != nil {
-			return nil, 0, err
+			return out, err
 		}
 		playerID = u.ID
-		where = append(where, "(g.side0_id = ? OR g.side1_id = ?)")
-		args = append(args, playerID, playerID)
 	}
 	switch f.Result {
 	case "":
@@ -72,9 +122,9 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, 
 	case "won", "lost":
 		if playerID == 0 {
 			if f.Result == "won" {
-				return nil, 0, Errorf(KindInvalid, "Choose a player to filter the games they won.")
+				return out, Errorf(KindInvalid, "Choose a player to filter the games they won.")
 			}
-			return nil, 0, Errorf(KindInvalid, "Choose a player to filter the games they lost.")
+			return out, Errorf(KindInvalid, "Choose a player to filter the games they lost.")
 		}
 		cond := "((g.winner = 0 AND g.side0_id = ?) OR (g.winner = 1 AND g.side1_id = ?))"
 		if f.Result == "lost" {
@@ -83,18 +133,127 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, 
 		where = append(where, cond)
 		args = append(args, playerID, playerID)
 	default:
-		return nil, 0, Errorf(KindInvalid, "Unknown result filter %q.", f.Result)
+		return out, Errorf(KindInvalid, "Unknown result filter %q.", f.Result)
 	}
-	cond := " WHERE " + strings.Join(where, " AND ")
-	var total int
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM games g JOIN matches m ON m.id = g.match_id`+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("db: archive count: %w", err)
+	cond := strings.Join(where, " AND ")
+	// A player's games are read in order from each side's index and
+	// merged: the games of either side in one read would be sorted whole.
+	parts := []string{""}
+	var partArgs [][]any
+	if playerID != 0 {
+		parts = []string{" AND g.side0_id = ?", " AND g.side1_id = ?"}
+		partArgs = [][]any{{playerID}, {playerID}}
+	} else {
+		partArgs = [][]any{nil}
 	}
-	page := ClampPage(f.Page, total)
-	games, err := db.games(ctx, cond+` ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?`,
-		append(args, ArchivePageSize, (page-1)*ArchivePageSize)...)
+	countCond, countArgs := cond, slices.Clone(args)
+	if playerID != 0 {
+		countCond += " AND (g.side0_id = ? OR g.side1_id = ?)"
+		countArgs = append(countArgs, playerID, playerID)
+	}
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+from+` WHERE `+countCond+` LIMIT ?)`,
+		append(countArgs, ArchiveCountCap+1)...).Scan(&out.Total); err != nil {
+		return out, fmt.Errorf("db: archive count: %w", err)
+	}
+	if out.Total > ArchiveCountCap {
+		out.Total, out.Capped = ArchiveCountCap, true
+	}
+	// keys reads the keys of up to n games from the filtered ones, in
+	// order (newest first unless asc), after the extra condition.
+	keys := func(extra string, extraArgs []any, asc bool, n, offset int) ([]archiveKey, error) {
+		order := "DESC"
+		if asc {
+			order = "ASC"
+		}
+		var sel []string
+		var qargs []any
+		for i, p := range parts {
+			sel = append(sel, `SELECT * FROM (SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra+
+				` ORDER BY g.ended_at `+order+`, g.id `+order+` LIMIT ?)`)
+			qargs = append(append(append(append(qargs, args...), partArgs[i]...), extraArgs...), n+offset)
+		}
+		q := `SELECT ended_at, id FROM (` + strings.Join(sel, " UNION ALL ") + `) ORDER BY ended_at ` + order + `, id ` + order + ` LIMIT ? OFFSET ?`
+		rows, err := db.read.QueryContext(ctx, q, append(qargs, n, offset)...)
+		if err != nil {
+			return nil, fmt.Errorf("db: archive: %w", err)
+		}
+		defer rows.Close()
+		var ks []archiveKey
+		for rows.Next() {
+			var k archiveKey
+			if err := rows.Scan(&k.ended, &k.id); err != nil {
+				return nil, fmt.Errorf("db: archive: %w", err)
+			}
+			ks = append(ks, k)
+		}
+		return ks, rows.Err()
+	}
+	const older, newer = ` AND (g.ended_at, g.id) < (?, ?)`, ` AND (g.ended_at, g.id) > (?, ?)`
+	var page []archiveKey
+	var err error
+	out.Page = f.Page // with a cursor, only the number shown (0: unknown)
+	switch {
+	case f.Before != "" || f.After != "":
+		c := f.Before
+		if c == "" {
+			c = f.After
+		}
+		k, err := parseArchiveKey(c)
+		if err != nil {
+			return out, err
+		}
+		if f.Before != "" {
+			page, err = keys(older, []any{k.ended, k.id}, false, ArchivePageSize, 0)
+		} else {
+			page, err = keys(newer, []any{k.ended, k.id}, true, ArchivePageSize, 0)
+			slices.Reverse(page)
+		}
+		if err != nil {
+			return out, err
+		}
+	case out.Capped && (max(out.Page, 1)-1)*ArchivePageSize >= ArchiveCountCap:
+		// Past the count: the last page, its number unknown.
+		if page, err = keys("", nil, true, ArchivePageSize, 0); err != nil {
+			return out, err
+		}
+		slices.Reverse(page)
+		out.Page = 0
+	default:
+		out.Page = max(out.Page, 1)
+		if !out.Capped {
+			out.Page = ClampPage(out.Page, out.Total)
+		}
+		if page, err = keys("", nil, false, ArchivePageSize, (out.Page-1)*ArchivePageSize); err != nil {
+			return out, err
+		}
+	}
+	if len(page) > 0 {
+		first, last := page[0], page[len(page)-1]
+		for _, side := range []struct {
+			extra string
+			key   archiveKey
+			asc   bool
+			dst   *string
+		}{{older, last, false, &out.Older}, {newer, first, true, &out.Newer}} {
+			next, err := keys(side.extra, []any{side.key.ended, side.key.id}, side.asc, 1, 0)
+			if err != nil {
+				return out, err
+			}
+			if len(next) > 0 {
+				*side.dst = side.key.String()
+			}
+		}
+	}
+	if len(page) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(page))
+	for i, k := range page {
+		ids[i] = strconv.FormatInt(k.id, 10)
+	}
+	games, err := db.games(ctx, `WHERE g.id IN (`+strings.Join(ids, ", ")+`) ORDER BY g.ended_at DESC, g.id DESC`)
 	if err != nil {
-		return nil, 0, err
+		return out, err
 	}
 	rows := make([]ArchiveRow, len(games))
 	for i, g := range games {
@@ -107,14 +266,15 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveRow, int, 
 			Scan(&rows[i].MatchGames, &rows[i].MatchStatus, &winner, &rows[i].MatchTotals[0], &rows[i].MatchTotals[1],
 				&rows[i].MatchPlayer[0].ID, &rows[i].MatchPlayer[0].Name, &rows[i].MatchPlayer[1].ID, &rows[i].MatchPlayer[1].Name)
 		if err != nil {
-			return nil, 0, fmt.Errorf("db: archive match: %w", err)
+			return out, fmt.Errorf("db: archive match: %w", err)
 		}
 		rows[i].MatchWinner = -1
 		if winner != nil {
 			rows[i].MatchWinner = *winner
 		}
 	}
-	return rows, total, nil
+	out.Rows = rows
+	return out, nil
 }
 
 // Record is a player's wins, losses and draws in one game.

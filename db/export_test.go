@@ -1,6 +1,9 @@
 package db
 
-import "context"
+import (
+	"context"
+	"database/sql"
+)
 
 // HoldWriteTurn takes the write connection as a transaction would, until
 // release is called: the changes asked for meanwhile wait together.
@@ -27,3 +30,13 @@ func QueueNoOps(store *DB, n int) {
 			claimed: make(chan struct{}), done: make(chan struct{})})
 	}
 }
+
+// TraceReads makes fn see every query of the read pool, until the
+// returned function is called.
+func TraceReads(store *DB, fn func(query string, args []any)) (stop func()) {
+	store.read.trace.Store(&fn)
+	return func() { store.read.trace.Store(nil) }
+}
+
+// ReadPool is the read pool, for EXPLAIN QUERY PLAN.
+func ReadPool(store *DB) *sql.DB { return store.read.DB }

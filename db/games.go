@@ -233,7 +233,13 @@ func (db *DB) ActiveGames(ctx context.Context, userID int64) ([]Game, error) {
 // FinishedGames returns userID's finished games, the latest first (at most
 // limit).
 func (db *DB) FinishedGames(ctx context.Context, userID int64, limit int) ([]Game, error) {
-	return db.games(ctx, `WHERE g.status = 'finished' AND (g.side0_id = ?1 OR g.side1_id = ?1)
+	// The latest of each side, each read in order from its index, so
+	// that a player with thousands of games costs as little as one with
+	// ten.
+	return db.games(ctx, `WHERE g.id IN (
+		SELECT id FROM (SELECT id FROM games WHERE side0_id = ?1 AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?2)
+		UNION ALL
+		SELECT id FROM (SELECT id FROM games WHERE side1_id = ?1 AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?2))
 		ORDER BY g.ended_at DESC, g.id DESC LIMIT ?2`, userID, limit)
 }
 

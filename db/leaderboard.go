@@ -125,15 +125,19 @@ func likePrefix(s string) string {
 // cannot be read.
 func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
 	pattern := likePrefix(prefix)
+	// The names from prefix up to prefix followed by the last character
+	// there is: a range of the names' index (LIKE alone reads them all).
+	upper := prefix + "\U0010FFFF"
 	var total int
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name LIKE ? ESCAPE '\' AND computer_level IS NULL`, pattern).Scan(&total); err != nil {
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\' AND computer_level IS NULL`,
+		prefix, upper, pattern).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at,
 			COALESCE((SELECT MAX(updated_at) FROM games WHERE side0_id = u.id), 0),
 			COALESCE((SELECT MAX(updated_at) FROM games WHERE side1_id = u.id), 0))
-		FROM users u WHERE u.name LIKE ? ESCAPE '\' AND u.computer_level IS NULL
-		ORDER BY u.name COLLATE NOCASE LIMIT ? OFFSET ?`, pattern, limit, offset)
+		FROM users u WHERE u.name >= ? AND u.name < ? AND u.name LIKE ? ESCAPE '\' AND u.computer_level IS NULL
+		ORDER BY u.name COLLATE NOCASE LIMIT ? OFFSET ?`, prefix, upper, pattern, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}

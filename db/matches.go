@@ -71,7 +71,7 @@ func (db *DB) readMatch(ctx context.Context, id int64) (Match, error) {
 type MatchFilter struct {
 	UserID   int64       // matches this player plays; 0: anyone's
 	Finished bool        // finished matches (the latest ended first); else active ones
-	Multi    [][2]string // {game, variant} pairs made as matches of several games
+	Multi    [][2]string // {game, variant} pairs made as matches of several games (none: any match of more than one game)
 	Limit    int         // at most this many (20 when 0)
 }
 
@@ -82,33 +82,52 @@ type MatchGames struct {
 }
 
 // Matches returns the matches of several games chosen by f: those made
-// with a variant of f.Multi, or that have more than one game; each with
-// its games.
+// with a variant of f.Multi (without f.Multi, those that have more than
+// one game); each with its games.
 func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchGames, error) {
-	where := []string{"m.status = ?"}
-	args := []any{"active"}
-	order := "m.created_at DESC, m.id DESC"
+	status, key := "active", "m.created_at"
 	if f.Finished {
-		args[0] = "finished"
-		order = "m.ended_at DESC, m.id DESC"
+		status, key = "finished", "m.ended_at"
 	}
-	if f.UserID != 0 {
-		where = append(where, "(m.player0_id = ? OR m.player1_id = ?)")
-		args = append(args, f.UserID, f.UserID)
-	}
-	multi := []string{"(SELECT COUNT(*) FROM games x WHERE x.match_id = m.id) > 1"}
-	for _, gv := range f.Multi {
-		multi = append(multi, "(m.game = ? AND m.variant = ?)")
-		args = append(args, gv[0], gv[1])
-	}
-	where = append(where, "("+strings.Join(multi, " OR ")+")")
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 20
 	}
+	// One ordered read per player column and kind of match, each from its
+	// index and at most limit long, merged: a player with thousands of
+	// matches costs as little as one with ten.
+	players := []string{""}
+	if f.UserID != 0 {
+		players = []string{" AND m.player0_id = ?", " AND m.player1_id = ?"}
+	}
+	kinds := []string{" AND (SELECT COUNT(*) FROM games x WHERE x.match_id = m.id) > 1"}
+	var kindArgs [][]any
+	if len(f.Multi) > 0 {
+		// Matches of the variants made of several games; the others have
+		// one game each.
+		kinds = nil
+		for _, gv := range f.Multi {
+			kinds = append(kinds, " AND m.game = ? AND m.variant = ?")
+			kindArgs = append(kindArgs, []any{gv[0], gv[1]})
+		}
+	} else {
+		kindArgs = [][]any{nil}
+	}
+	var parts []string
+	var args []any
+	for _, p := range players {
+		for i, k := range kinds {
+			parts = append(parts, `SELECT * FROM (SELECT m.id, `+key+` AS k FROM matches m WHERE m.status = ?`+p+k+
+				` ORDER BY k DESC, m.id DESC LIMIT ?)`)
+			args = append(args, status)
+			if p != "" {
+				args = append(args, f.UserID)
+			}
+			args = append(append(args, kindArgs[i]...), limit)
+		}
+	}
 	args = append(args, limit)
-	rows, err := db.read.QueryContext(ctx, `SELECT m.id FROM matches m WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY `+order+` LIMIT ?`, args...)
+	rows, err := db.read.QueryContext(ctx, `SELECT id FROM (`+strings.Join(parts, " UNION ALL ")+`) ORDER BY k DESC, id DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("db: matches: %w", err)
 	}

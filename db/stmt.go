@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -76,12 +77,21 @@ func (c *stmtCache) close() error {
 type pool struct {
 	*sql.DB
 	cache *stmtCache
+	// trace, when set (by the tests), sees every query before it runs.
+	trace atomic.Pointer[func(query string, args []any)]
+}
+
+func (p *pool) traced(query string, args []any) {
+	if f := p.trace.Load(); f != nil {
+		(*f)(query, args)
+	}
 }
 
 func newPool(db *sql.DB) *pool { return &pool{DB: db, cache: newStmtCache(db)} }
 
 // QueryContext runs query as a prepared statement.
 func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	p.traced(query, args)
 	st, err := p.cache.get(ctx, query)
 	if err != nil || st == nil {
 		if err != nil {
@@ -94,6 +104,7 @@ func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sq
 
 // QueryRowContext runs query as a prepared statement.
 func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	p.traced(query, args)
 	st, err := p.cache.get(ctx, query)
 	if err != nil || st == nil {
 		return p.DB.QueryRowContext(ctx, query, args...)

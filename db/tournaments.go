@@ -232,23 +232,48 @@ func (db *DB) Tournament(ctx context.Context, id int64) (TournamentDetail, error
 	return d, err
 }
 
-// Tournaments returns every tournament, those signing up and running
-// first, then the finished and cancelled ones, newest first within each.
-func (db *DB) Tournaments(ctx context.Context) ([]Tournament, error) {
-	rows, err := db.read.QueryContext(ctx, tournamentSelect+`ORDER BY CASE t.status WHEN 'signup' THEN 0 WHEN 'running' THEN 1 ELSE 2 END, t.id DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("db: tournaments: %w", err)
-	}
-	defer rows.Close()
+// TournamentsPageSize is how many finished or cancelled tournaments a
+// page of the list shows.
+const TournamentsPageSize = 50
+
+// Tournaments returns page (1-based) of the tournaments: on the first,
+// every one signing up and running (newest first within each), then the
+// finished and cancelled ones, newest first, TournamentsPageSize a page;
+// and whether a later page has more.
+func (db *DB) Tournaments(ctx context.Context, page int) ([]Tournament, bool, error) {
 	var out []Tournament
-	for rows.Next() {
-		t, err := scanTournament(rows)
+	read := func(q string, args ...any) error {
+		rows, err := db.read.QueryContext(ctx, q, args...)
 		if err != nil {
-			return nil, fmt.Errorf("db: tournaments: %w", err)
+			return fmt.Errorf("db: tournaments: %w", err)
 		}
-		out = append(out, t)
+		defer rows.Close()
+		for rows.Next() {
+			t, err := scanTournament(rows)
+			if err != nil {
+				return fmt.Errorf("db: tournaments: %w", err)
+			}
+			out = append(out, t)
+		}
+		return rows.Err()
 	}
-	return out, rows.Err()
+	page = max(page, 1)
+	if page == 1 {
+		if err := read(tournamentSelect + `WHERE t.status IN ('signup', 'running')
+			ORDER BY CASE t.status WHEN 'signup' THEN 0 ELSE 1 END, t.id DESC`); err != nil {
+			return nil, false, err
+		}
+	}
+	current := len(out)
+	if err := read(tournamentSelect+`WHERE t.status IN ('finished', 'cancelled') ORDER BY t.id DESC LIMIT ? OFFSET ?`,
+		TournamentsPageSize+1, (page-1)*TournamentsPageSize); err != nil {
+		return nil, false, err
+	}
+	more := len(out)-current > TournamentsPageSize
+	if more {
+		out = out[:len(out)-1]
+	}
+	return out, more, nil
 }
 
 func entrantsOf(ctx context.Context, q queryer, id int64) ([]Entrant, error) {

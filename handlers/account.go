@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	netmail "net/mail"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/wneessen/go-mail"
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/time/rate"
 
@@ -294,13 +296,25 @@ func (h *accountHandler) deleteAccount(c echo.Context) error {
 }
 
 // mailLater sends one mail to r in the background through the configured
-// mail server; a failure is logged (the user can ask again).
+// mail server; a failure is logged (the user can ask again), and a mail
+// the mail server refused is recorded for r as the notifications' are
+// (RecordMailFailure: their settings page says so).
 func (a *App) mailLater(r db.Recipient, subject, body string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if err := a.sendMail(ctx, r, subject, body); err != nil {
-			a.log.Error("mail: send", "to_user", r.UserID, "subject", subject, "err", err)
+		err := a.sendMail(ctx, r, subject, body)
+		if err == nil {
+			return
+		}
+		a.log.Error("mail: send", "to_user", r.UserID, "subject", subject, "err", err)
+		var se *mail.SendError
+		if !errors.As(err, &se) || se.ErrorCode() == 0 {
+			return
+		}
+		reason := views.T(mailContext(ctx, r, ""), "the mail server answered %s", smtpReason(se))
+		if err := a.db.RecordMailFailure(ctx, r.UserID, r.Email, reason, a.cfg.Now()); err != nil {
+			a.log.Error("mail: record a refusal", "to_user", r.UserID, "err", err)
 		}
 	}()
 }

@@ -153,12 +153,25 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	return e, a, nil
 }
 
+// optimizeEvery is how often ExpireLoop refreshes the query planner's
+// statistics (db.Optimize).
+const optimizeEvery = 6 * time.Hour
+
 // ExpireLoop starts the tournaments whose sign-up has ended and ends
-// timed-out games every interval until ctx is done.
+// timed-out games every interval, and refreshes the query planner's
+// statistics every optimizeEvery, until ctx is done.
 func (a *App) ExpireLoop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	optimized := time.Now()
 	for {
+		// The query planner's statistics follow the database as it grows.
+		if time.Since(optimized) > optimizeEvery {
+			optimized = time.Now()
+			if err := a.db.Optimize(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("optimize the database", "err", err)
+			}
+		}
 		if n, err := a.db.StartDueTournaments(ctx, a.cfg.Now()); err != nil {
 			if ctx.Err() == nil {
 				a.log.Error("start tournaments", "err", err)

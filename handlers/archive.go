@@ -25,23 +25,29 @@ type archiveHandler struct {
 
 func (h *archiveHandler) archive(c echo.Context) error {
 	f := db.ArchiveFilter{Game: c.QueryParam("game"), Variant: c.QueryParam("variant"),
-		Player: c.QueryParam("player"), Result: c.QueryParam("result")}
+		Player: c.QueryParam("player"), Result: c.QueryParam("result"), Before: c.QueryParam("before"), After: c.QueryParam("after")}
 	var err error
 	if f.Page, err = pageParam(c); err != nil {
 		return err
+	}
+	if c.QueryParam("page") == "" && (f.Before != "" || f.After != "") {
+		f.Page = 0 // a cursor without a page number: the number is unknown
 	}
 	if f.Game != "" {
 		if _, ok := rules.Lookup(f.Game); !ok {
 			return db.Errorf(db.KindInvalid, "Unknown game %q.", f.Game)
 		}
 	}
-	rows, total, err := h.db.Archive(c.Request().Context(), f)
+	res, err := h.db.Archive(c.Request().Context(), f)
 	noPlayer := f.Player != "" && db.KindOf(err) == db.KindNotFound
 	if err != nil && !noPlayer {
 		return err
 	}
-	a := views.ArchivePage{Page: pageOf(c, tr(c, "Archive")), Total: total, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: db.ClampPage(f.Page, total)}
-	a.Pages = (total + db.ArchivePageSize - 1) / db.ArchivePageSize
+	rows := res.Rows
+	a := views.ArchivePage{Page: pageOf(c, tr(c, "Archive")), Total: res.Total, Capped: res.Capped, Player: f.Player, NoSuchPlayer: noPlayer, PageNo: res.Page}
+	if !res.Capped {
+		a.Pages = (res.Total + db.ArchivePageSize - 1) / db.ArchivePageSize
+	}
 	a.Games = []views.Option{{Value: "", Label: tr(c, "All games"), Selected: f.Game == ""}}
 	a.Variants = []views.Option{{Value: "", Label: tr(c, "All rules"), Selected: f.Variant == ""}}
 	for _, e := range engines() {
@@ -83,21 +89,26 @@ func (h *archiveHandler) archive(c echo.Context) error {
 			return err
 		}
 	}
-	page := func(n int) string {
+	// The links to the pages next to this one carry cursors: however far
+	// back, a page costs as little as the first.
+	page := func(n int, cursor, key string) string {
 		q := url.Values{}
 		for k, v := range map[string]string{"game": f.Game, "variant": f.Variant, "player": f.Player, "result": f.Result} {
 			if v != "" {
 				q.Set(k, v)
 			}
 		}
-		q.Set("page", strconv.Itoa(n))
+		if n > 0 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		q.Set(cursor, key)
 		return "/archive?" + q.Encode()
 	}
-	if a.PageNo > 1 {
-		a.PrevHref = page(a.PageNo - 1)
+	if res.Newer != "" {
+		a.PrevHref = page(max(res.Page-1, 0), "after", res.Newer)
 	}
-	if a.PageNo < a.Pages {
-		a.NextHref = page(a.PageNo + 1)
+	if res.Older != "" {
+		a.NextHref = page(res.Page+min(res.Page, 1), "before", res.Older)
 	}
 	return render(c, http.StatusOK, views.ArchiveView(a), nil)
 }

@@ -52,7 +52,7 @@ func TestTournamentCreationByAdminsOnly(t *testing.T) {
 		if b.Status != http.StatusForbidden {
 			t.Errorf("a player creating a tournament: status %d, want 403", b.Status)
 		}
-		if ts, err := s.DB.Tournaments(context.Background()); err != nil || len(ts) != 0 {
+		if ts, _, err := s.DB.Tournaments(context.Background(), 1); err != nil || len(ts) != 0 {
 			t.Fatalf("%d tournaments after the refusal (%v), want none", len(ts), err)
 		}
 		// The administrator organises as usual.

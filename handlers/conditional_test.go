@@ -66,6 +66,13 @@ func TestConditionalReply(t *testing.T) {
 			if b.Status != http.StatusBadRequest || !strings.Contains(b.Last.Text(), "move 2") {
 				t.Fatalf("an illegal reply: status %d, page says %q", b.Status, b.text("#game-message, .flash"))
 			}
+			// The refused plan stays, unfolded, to be mended.
+			if got := b.Last.Find("#plan-text").Text(); got != x1+" "+x1 {
+				t.Fatalf("after the refusal the plan box holds %q, want the plan as typed", got)
+			}
+			if _, open := b.Last.Find("details#plan").Attr("open"); !open {
+				t.Fatal("after the refusal the plan panel is folded")
+			}
 			b.Get(page)
 			b.Submit(b.Last.Find("#plan-form"), url.Values{"plan": {x1 + " " + y1 + "\n" + z1 + " " + w1}})
 			b.wantStatus(http.StatusOK)

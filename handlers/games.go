@@ -347,6 +347,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			}
 			plan.Text, plan.Lines = strings.Join(lines, "\n"), len(lines)
 		}
+		if refused, ok := c.Get(refusedPlanKey).(string); ok {
+			// The plan just refused stays in the form, to be mended.
+			plan.Text, plan.Open = refused, true
+		}
 		p.Plan = plan
 	}
 	if side.Valid() && !isHTMX(c) {
@@ -1162,12 +1166,22 @@ func (h *gameHandler) plan(c echo.Context) error {
 		if len(text) > 4000 || len(add) > 4000 {
 			return db.Errorf(db.KindInvalid, "The plan is too long.")
 		}
+		var err error
 		if add != "" {
-			return h.db.AddPlanLine(ctx, id, uid, ply, strings.Fields(add), h.now())
+			err = h.db.AddPlanLine(ctx, id, uid, ply, strings.Fields(add), h.now())
+		} else {
+			err = h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
 		}
-		return h.db.SetPlan(ctx, id, uid, ply, db.ParsePlan(text), h.now())
+		if db.KindOf(err) == db.KindInvalid && add == "" {
+			c.Set(refusedPlanKey, text)
+		}
+		return err
 	})
 }
+
+// refusedPlanKey holds, in a request's context, the text of a plan the
+// request submitted and the db refused: the answer shows it again.
+const refusedPlanKey = "refused-plan"
 
 // notes saves the viewer's private notes on a game of their own: a
 // redirect back to the game (to the notes), or for htmx the line saying

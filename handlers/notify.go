@@ -42,8 +42,19 @@ func (s SMTPConfig) check(baseURL string) error {
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return fmt.Errorf("smtp address %q: bad port", s.Addr)
 	}
-	if _, err := netmail.ParseAddress(s.From); err != nil {
+	from, err := netmail.ParseAddress(s.From)
+	if err != nil {
 		return fmt.Errorf("smtp sender %q: want an e-mail address (%v)", s.From, err)
+	}
+	if !isASCII(from.Address) {
+		// Written into every mail's envelope and From line, where a mail
+		// server without SMTPUTF8 refuses it.
+		at := strings.LastIndexByte(from.Address, '@')
+		hint := ""
+		if ascii, err := idna.Lookup.ToASCII(from.Address[at+1:]); err == nil && isASCII(from.Address[:at]) {
+			hint = fmt.Sprintf(": write it as %s", from.Address[:at]+"@"+ascii)
+		}
+		return fmt.Errorf("smtp sender %q: the address must be in ASCII%s", s.From, hint)
 	}
 	if baseURL == "" {
 		return errors.New("the links in the mails need the server's public URL (base URL)")
@@ -311,7 +322,7 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	if c.Request().Method == http.MethodGet {
 		p.MovesDone = c.QueryParam("moves") == "1"
 	}
-	p.EmailVerified = s.Verified && p.Email == s.Email
+	p.SavedEmail, p.EmailVerified = s.Email, s.Verified
 	p.MailOff = !h.mailOn()
 	if s.Failure != "" {
 		p.MailFailure = tr(c, "The last mail to %s could not be delivered (%s): %s.",
@@ -373,6 +384,7 @@ const atext = "!#$%&'*+-/=?^_`{|}~"
 // when the domain is no domain name. The message is in the language of
 // ctx.
 func parseEmail(ctx context.Context, raw string) (string, string) {
+	const maxLocalPart = 64 // RFC 5321, 4.5.3.1.1
 	addr, err := netmail.ParseAddress(raw)
 	if err != nil {
 		return "", views.T(ctx, "That is not an e-mail address; write it as name@example.org.")
@@ -395,7 +407,10 @@ func parseEmail(ctx context.Context, raw string) (string, string) {
 				strings.Join(strings.Split(atext, ""), " "))
 		}
 	}
-	if strings.HasPrefix(domain, "[") {
+	if len(local) > maxLocalPart {
+		return "", views.T(ctx, "An e-mail address has at most %d characters before the @.", maxLocalPart)
+	}
+	if strings.HasPrefix(domain, "[") || net.ParseIP(domain) != nil {
 		return "", views.T(ctx, "Give the address with a domain name (name@example.org), not a server's IP address.")
 	}
 	ascii, err := idna.Lookup.ToASCII(domain)

@@ -763,6 +763,8 @@ func TestEmailStoredAsTyped(t *testing.T) {
 		{`"fred"@example.org`, "Write the address without quotes"},
 		{`jöhn@example.org`, "Only ASCII letters, digits and . ! # $ % & ' * + - / = ? ^ _ ` { | } ~ can come before the @"},
 		{`john@[192.0.2.1]`, "Give the address with a domain name"},
+		{`ann@123.45.67.89`, "Give the address with a domain name"},
+		{strings.Repeat("a", 65) + `@example.org`, "has at most 64 characters before the @"},
 		{`john@exa_mple.org`, "is not a domain name"},
 	} {
 		b.Get("/settings")
@@ -871,5 +873,45 @@ func TestUnusableStoredAddressIsShown(t *testing.T) {
 	want := "The last mail to john doe@example.org could not be delivered (1 March 2026 12:00 UTC): the mail could not be written to this address"
 	if got := b.text("#mail-failure"); !strings.HasPrefix(got, want) {
 		t.Fatalf("bob's settings say %q, want %q…", got, want)
+	}
+}
+
+// TestSenderOutsideASCIIRefused: a sender whose domain is outside ASCII
+// would break every mail (it goes into each envelope): the check that
+// serve and doctor make refuses it and says how to write it.
+func TestSenderOutsideASCIIRefused(t *testing.T) {
+	err := handlers.SMTPConfig{Addr: "127.0.0.1:1", From: "Trench <trench@exämple.org>"}.Check(context.Background(), "https://trench.example.org")
+	if err == nil || !strings.Contains(err.Error(), "trench@xn--exmple-cua.org") {
+		t.Fatalf("a sender at exämple.org: %v, want a refusal naming trench@xn--exmple-cua.org", err)
+	}
+}
+
+// TestVerificationMailRefused: the settings page speaks of the address
+// stored, not of one the form refused; and a verification mail that the
+// mail server refuses is shown there as the notifications' failures are.
+func TestVerificationMailRefused(t *testing.T) {
+	sink := startMailSink(t)
+	s := startMailServer(t, "", nil, sink.Addr)
+	a, _ := signedUpPair(t, s)
+	saveNotify(t, a, "alice@example.org", "move")
+	a.Submit(a.Last.Find(`form[action="/settings/notifications"]`), url.Values{"email": {"alice@[192.0.2.1]"}, "mode": {"move"}})
+	a.wantStatus(http.StatusBadRequest)
+	if got := a.text("#email-status"); !strings.HasPrefix(got, "alice@example.org is not verified yet") {
+		t.Fatalf("after a refused address the status reads %q, want the stored address's", got)
+	}
+	sink.RefuseRcpt("alice@example.org")
+	a.Get("/settings")
+	a.Submit(a.Last.Find(`form[action="/settings/email/verify"]`), nil)
+	a.wantStatus(http.StatusOK)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		a.Get("/settings")
+		if got := a.text("#mail-failure"); strings.Contains(got, "alice@example.org") && strings.Contains(got, "553") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a refused verification mail is not shown on the settings page: %q", a.text("#notifications"))
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

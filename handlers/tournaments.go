@@ -106,7 +106,11 @@ func spanWords(ctx context.Context, d time.Duration) string {
 }
 
 func (h *tournamentHandler) list(c echo.Context) error {
-	ts, err := h.db.Tournaments(c.Request().Context())
+	n, err := pageParam(c)
+	if err != nil {
+		return err
+	}
+	ts, more, err := h.db.Tournaments(c.Request().Context(), n)
 	if err != nil {
 		return err
 	}
@@ -140,6 +144,12 @@ func (h *tournamentHandler) list(c echo.Context) error {
 			line.When = t.Status
 			p.Finished = append(p.Finished, line)
 		}
+	}
+	if n > 1 {
+		p.PrevHref = "/tournaments?page=" + strconv.Itoa(n-1)
+	}
+	if more {
+		p.NextHref = "/tournaments?page=" + strconv.Itoa(n+1)
 	}
 	return render(c, http.StatusOK, views.TournamentsView(p), nil)
 }

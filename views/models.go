@@ -462,6 +462,7 @@ type ArchivePage struct {
 	Rows     []ArchiveRow
 	Matches  []MatchRow // the latest finished matches of several games (of the player filtered on)
 	Total    int
+	Capped   bool // there are more than Total games (Pages is 0)
 	Games    []Option
 	Variants []Option
 	Results  []Option
@@ -470,8 +471,8 @@ type ArchivePage struct {
 	NoSuchPlayer bool
 	PrevHref     string
 	NextHref     string
-	PageNo       int
-	Pages        int
+	PageNo       int // 0: not known (the last page, past the count)
+	Pages        int // 0: not known
 }
 
 // PlayerRecordRow is a player's record in one game.

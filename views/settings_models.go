@@ -23,7 +23,9 @@ type SettingsPage struct {
 	MailOff     bool     // this server sends no e-mail
 	NotifyError string
 	NotifyDone  bool
-	// Verification of the address.
+	// Verification of the address: SavedEmail is the address stored
+	// (the form may show another one, just refused).
+	SavedEmail    string
 	EmailVerified bool
 	VerifySent    bool // a link was just mailed
 	VerifyError   string

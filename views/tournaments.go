@@ -7,6 +7,9 @@ type TournamentsPage struct {
 	CanCreate                   bool
 	// WhoCreates says who may organise a tournament on this server.
 	WhoCreates string
+	// PrevHref and NextHref link the newer and older pages of the
+	// finished tournaments ("" for none).
+	PrevHref, NextHref string
 }
 
 // TournamentLine is one tournament in a list.

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+	"github.com/trench-games/trench/cmd/trench/internal/bench"
 	"github.com/trench-games/trench/db"
 )
 
@@ -252,10 +254,10 @@ func (s *server) stop(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		s.cmd.Process.Kill()
 		<-s.done
-		t.Fatalf("the server did not stop within 30 s of SIGTERM:\n%s", tail(s.log))
+		t.Fatalf("the server did not stop within 30 s of SIGTERM:\n%s", bench.Tail(s.log))
 	}
 	if s.err != nil {
-		t.Fatalf("the server stopped with %v:\n%s", s.err, tail(s.log))
+		t.Fatalf("the server stopped with %v:\n%s", s.err, bench.Tail(s.log))
 	}
 }
 
@@ -275,11 +277,11 @@ func (s *server) get(t *testing.T, hc *http.Client, req func() *http.Request) (*
 		}
 		select {
 		case <-s.done:
-			t.Fatalf("the server ended (%v):\n%s", s.err, tail(s.log))
+			t.Fatalf("the server ended (%v):\n%s", s.err, bench.Tail(s.log))
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no answer within 60 s: %v\n%s", err, tail(s.log))
+			t.Fatalf("no answer within 60 s: %v\n%s", err, bench.Tail(s.log))
 		}
 	}
 }
@@ -475,8 +477,12 @@ func signUpFrom(t *testing.T, s *server, base, from, name string) string {
 	}
 	res, body := do(http.MethodGet, "/signup", nil)
 	keep(res)
-	csrf := parseDoc([]byte(body)).inputValue("_csrf")
-	res, body = do(http.MethodPost, "/signup", url.Values{"_csrf": {csrf}, "next": {""}, "name": {name}, "password": {password}})
+	page, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	csrf := page.Find(`input[name="_csrf"]`).AttrOr("value", "")
+	res, body = do(http.MethodPost, "/signup", url.Values{"_csrf": {csrf}, "next": {""}, "name": {name}, "password": {"deploy-password"}})
 	keep(res)
 	if res.StatusCode != http.StatusSeeOther && res.StatusCode != http.StatusFound && res.StatusCode != http.StatusOK {
 		t.Fatalf("sign up: %s\n%.500s", res.Status, body)
@@ -507,7 +513,7 @@ func TestDeployingSection(t *testing.T) {
 	start := time.Now()
 	bin := filepath.Join(t.TempDir(), "trench")
 	built := make(chan error, 1)
-	go func() { built <- buildBinary(context.Background(), bin) }()
+	go func() { built <- bench.BuildBinary(context.Background(), bin) }()
 	newer := filepath.Join(t.TempDir(), "trench")
 	buildErr := buildNewerRelease(newer)
 	if err := <-built; err != nil {
@@ -699,7 +705,7 @@ func TestDeployingSection(t *testing.T) {
 				t.Fatalf("after the upgrade: backups %v (%v), want one ending in %s", backups, err, want)
 			}
 			if log, _ := os.ReadFile(filepath.Join(logs, "service.log")); !strings.Contains(string(log), backups[0]) {
-				t.Errorf("the log does not name the upgrade backup %s:\n%s", backups[0], tail(filepath.Join(logs, "service.log")))
+				t.Errorf("the log does not name the upgrade backup %s:\n%s", backups[0], bench.Tail(filepath.Join(logs, "service.log")))
 			}
 			t.Logf("restarted on the newer release: %s", filepath.Base(backups[0]))
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trench-games/trench/cmd/trench/internal/bench"
 )
 
 // TestSIGTERMEndsLiveStreams starts the built server, opens a game page's
@@ -21,19 +23,19 @@ func TestSIGTERMEndsLiveStreams(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "trench")
-	if err := buildBinary(ctx, bin); err != nil {
+	if err := bench.BuildBinary(ctx, bin); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := startServerProcess(ctx, bin, filepath.Join(dir, "trench.db"), filepath.Join(dir, "server.log"), "--live-per-user", "4")
+	srv, err := bench.StartServerProcess(ctx, bin, filepath.Join(dir, "trench.db"), filepath.Join(dir, "server.log"), "--live-per-user", "4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.kill()
-	ld, err := newLoad(ctx, loadConfig{BaseURL: srv.URL, Users: 2, Games: 1, Clients: 1, Game: "trench", Prefix: "l" + randomTag()})
+	defer srv.Kill()
+	ld, err := bench.NewLoad(ctx, bench.LoadConfig{BaseURL: srv.URL, Users: 2, Games: 1, Clients: 1, Game: "trench", Prefix: "l" + bench.RandomTag()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := ld.run(ctx, runLimits{perGame: 1}); st.Errors > 0 {
+	if st := ld.Run(ctx, bench.RunLimits{PerGame: 1}); st.Errors > 0 {
 		t.Fatalf("%d errors: %v", st.Errors, st.ErrorSamples)
 	}
 	hc := &http.Client{Transport: &http.Transport{Proxy: nil}}
@@ -68,7 +70,7 @@ func TestSIGTERMEndsLiveStreams(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	if err := srv.stop(); err != nil {
+	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -79,7 +81,7 @@ func TestSIGTERMEndsLiveStreams(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("the stream is still open after the server stopped")
 	}
-	if log := tail(filepath.Join(dir, "server.log")); strings.Contains(log, "shutdown:") {
+	if log := bench.Tail(filepath.Join(dir, "server.log")); strings.Contains(log, "shutdown:") {
 		t.Fatalf("the shutdown failed:\n%s", log)
 	}
 }

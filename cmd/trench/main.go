@@ -11,6 +11,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/trench-games/trench/cmd/trench/internal/bench"
+	"github.com/trench-games/trench/cmd/trench/internal/crashtest"
 )
 
 func main() {
@@ -47,6 +50,7 @@ const usage = `usage:
   trench doctor [--db FILE] [flags as for serve]
   trench version
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
+  trench bench --fill N --db FILE
   trench crashtest [--rounds N] [--load D] [--bin FILE]
   trench bot move trench|trenches|cards POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
   trench bot duel --game trench|trenches|cards [--rules R] --a LEVEL --b LEVEL --games N [--movetime MS | --nodes N] [--seed N]
@@ -74,9 +78,13 @@ func run(ctx context.Context, args []string) error {
 	case "version", "--version":
 		return versionCommand(ctx, os.Stdout, args[1:])
 	case "bench":
-		return benchCommand(ctx, os.Stdout, args[1:])
+		err := bench.Command(ctx, os.Stdout, args[1:])
+		if errors.Is(err, bench.ErrLoadErrors) {
+			return exitError(1) // the report names them
+		}
+		return err
 	case "crashtest":
-		return crashtestCommand(ctx, os.Stdout, args[1:])
+		return crashtest.Command(ctx, os.Stdout, args[1:])
 	case "bot":
 		return botCommand(ctx, os.Stdout, os.Stderr, args[1:])
 	case "help", "-h", "--help":

@@ -15,6 +15,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+	"github.com/trench-games/trench/cmd/trench/internal/bench"
 )
 
 // TestMetricsAndRequestLog starts the built server with --metrics-addr and
@@ -28,20 +29,20 @@ func TestMetricsAndRequestLog(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "trench")
-	if err := buildBinary(ctx, bin); err != nil {
+	if err := bench.BuildBinary(ctx, bin); err != nil {
 		t.Fatal(err)
 	}
-	port, err := freePort()
+	port, err := bench.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
 	metricsURL := "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) + "/metrics"
 	path, logPath := filepath.Join(dir, "trench.db"), filepath.Join(dir, "server.log")
-	srv, err := startServerProcess(ctx, bin, path, logPath, "--metrics-addr", "127.0.0.1:"+strconv.Itoa(port), "--log-format", "json")
+	srv, err := bench.StartServerProcess(ctx, bin, path, logPath, "--metrics-addr", "127.0.0.1:"+strconv.Itoa(port), "--log-format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { srv.kill() }()
+	defer func() { srv.Kill() }()
 
 	hc := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}}
 	res, err := hc.Get(srv.URL + "/metrics")
@@ -54,11 +55,11 @@ func TestMetricsAndRequestLog(t *testing.T) {
 	}
 
 	before := scrape(t, hc, metricsURL)
-	ld, err := newLoad(ctx, loadConfig{BaseURL: srv.URL, Users: 4, Games: 2, Clients: 2, Game: "mix", Prefix: "m" + randomTag()})
+	ld, err := bench.NewLoad(ctx, bench.LoadConfig{BaseURL: srv.URL, Users: 4, Games: 2, Clients: 2, Game: "mix", Prefix: "m" + bench.RandomTag()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := ld.run(ctx, runLimits{perGame: 4})
+	st := ld.Run(ctx, bench.RunLimits{PerGame: 4})
 	if st.Errors > 0 || st.Moves == 0 {
 		t.Fatalf("%d moves, %d errors: %v", st.Moves, st.Errors, st.ErrorSamples)
 	}
@@ -103,7 +104,7 @@ func TestMetricsAndRequestLog(t *testing.T) {
 		}
 	}
 
-	if err := srv.stop(); err != nil {
+	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(logPath)
@@ -115,7 +116,7 @@ func TestMetricsAndRequestLog(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.Contains(line, password) {
+		if strings.Contains(line, bench.Password) {
 			t.Errorf("the log holds a password: %s", line)
 		}
 		if !strings.HasPrefix(line, "{") {

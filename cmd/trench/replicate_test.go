@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trench-games/trench/cmd/trench/internal/bench"
+	"github.com/trench-games/trench/cmd/trench/internal/crashtest"
 )
 
 // TestReplicationEndToEnd plays moves on the built server with a file
@@ -21,18 +24,18 @@ func TestReplicationEndToEnd(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "trench")
-	if err := buildBinary(ctx, bin); err != nil {
+	if err := bench.BuildBinary(ctx, bin); err != nil {
 		t.Fatal(err)
 	}
 	path, logPath := filepath.Join(dir, "trench.db"), filepath.Join(dir, "server.log")
 	replica := "file://" + filepath.Join(dir, "replica")
-	srv, err := startServerProcess(ctx, bin, path, logPath, "--replicate", replica)
+	srv, err := bench.StartServerProcess(ctx, bin, path, logPath, "--replicate", replica)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { srv.kill() }()
-	acks := &ackLog{moves: map[int64]map[int]string{}}
-	ld, err := newLoad(ctx, loadConfig{BaseURL: srv.URL, Users: 8, Games: 4, Clients: 4, Game: "mix", Prefix: "r" + randomTag(), OnAck: acks.add})
+	defer func() { srv.Kill() }()
+	acks := crashtest.NewAckLog()
+	ld, err := bench.NewLoad(ctx, bench.LoadConfig{BaseURL: srv.URL, Users: 8, Games: 4, Clients: 4, Game: "mix", Prefix: "r" + bench.RandomTag(), OnAck: acks.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,35 +48,35 @@ func TestReplicationEndToEnd(t *testing.T) {
 	}
 	var out bytes.Buffer
 	for _, stop := range []string{"SIGTERM", "SIGKILL"} {
-		st := ld.run(ctx, runLimits{perGame: 6})
+		st := ld.Run(ctx, bench.RunLimits{PerGame: 6})
 		if st.Errors > 0 || st.Moves == 0 {
 			t.Fatalf("%s round: %d moves, %d errors: %v", stop, st.Moves, st.Errors, st.ErrorSamples)
 		}
 		if stop == "SIGTERM" {
 			// A clean stop sends the rest before it exits.
-			if err := srv.stop(); err != nil {
+			if err := srv.Stop(); err != nil {
 				t.Fatal(err)
 			}
 		} else {
 			// The replica trails the commits by about a second: what was
 			// acknowledged that long before the kill is safe.
 			time.Sleep(2 * time.Second)
-			srv.kill()
+			srv.Kill()
 		}
 		deleteDB()
-		if srv, err = startServerProcess(ctx, bin, path, logPath, "--replicate", replica); err != nil {
+		if srv, err = bench.StartServerProcess(ctx, bin, path, logPath, "--replicate", replica); err != nil {
 			t.Fatalf("start after %s and deleting the database: %v", stop, err)
 		}
 		ld.SetBase(srv.URL)
-		if err := checkDatabase(ctx, &out, path, acks, "after "+stop); err != nil {
-			t.Fatalf("after %s and deleting the database: %v\n%s", stop, err, tail(logPath))
+		if err := crashtest.CheckDatabase(ctx, &out, path, acks, "after "+stop); err != nil {
+			t.Fatalf("after %s and deleting the database: %v\n%s", stop, err, bench.Tail(logPath))
 		}
 		if err := ld.Resync(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Log("\n" + out.String())
-	if err := srv.stop(); err != nil {
+	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	var restored bytes.Buffer
@@ -84,7 +87,7 @@ func TestReplicationEndToEnd(t *testing.T) {
 	if !strings.Contains(restored.String(), "integrity ok") {
 		t.Fatalf("restore said %q", restored.String())
 	}
-	if err := checkDatabase(ctx, &out, dest, acks, "restored copy"); err != nil {
+	if err := crashtest.CheckDatabase(ctx, &out, dest, acks, "restored copy"); err != nil {
 		t.Fatal(err)
 	}
 	if err := restoreCommand(ctx, &restored, []string{"--from", replica, "--timestamp", "yesterday", filepath.Join(dir, "x.db")}); err == nil {

@@ -151,3 +151,36 @@ func TestServeHelpIsNoError(t *testing.T) {
 		t.Errorf("serve --help: %v", err)
 	}
 }
+
+// TestReadmePositionsAreAccepted: every position the README shows as an
+// example of a game's format is one the commands take.
+func TestReadmePositionsAreAccepted(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "A position is one line of text")
+	section, _, _ = strings.Cut(section, "\n## ")
+	games := map[string]string{"**TRENCH**": "trench", "**Trenches**": "trenches", "**The card game**": "cards"}
+	seen := 0
+	for _, item := range strings.Split(section, "\n- ") {
+		game := ""
+		for k, v := range games {
+			if strings.HasPrefix(item, k) {
+				game = v
+			}
+		}
+		if game == "" {
+			continue
+		}
+		quoted := strings.Split(item, "`")
+		pos := strings.Join(strings.Fields(quoted[len(quoted)-2]), " ")
+		if out, errOut, status := runRules("legal", game, pos); status != 0 || out == "" {
+			t.Errorf("the README's %s position %q: status %d, %q", game, pos, status, errOut)
+		}
+		seen++
+	}
+	if seen != 3 {
+		t.Fatalf("the README shows %d positions of the three games' formats, want 3", seen)
+	}
+}

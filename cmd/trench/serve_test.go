@@ -41,3 +41,14 @@ func TestTournamentsByAdminsOnlyFlag(t *testing.T) {
 		t.Errorf("a bad value: %v, want an error naming the variable", err)
 	}
 }
+
+// TestServePprofAddr: the profiler (which the bench's --cpuprofile asks a
+// child server for) listens on loopback only.
+func TestServePprofAddr(t *testing.T) {
+	if _, err := parseServeFlags("serve", []string{"--pprof-addr", "0.0.0.0:6060"}); err == nil {
+		t.Error("--pprof-addr on every interface accepted")
+	}
+	if c, err := parseServeFlags("serve", []string{"--pprof-addr", "127.0.0.1:6060"}); err != nil || c.PprofAddr != "127.0.0.1:6060" {
+		t.Errorf("--pprof-addr 127.0.0.1:6060: %q %v", c.PprofAddr, err)
+	}
+}

@@ -1,4 +1,9 @@
-package main
+// Package bench is `trench bench`: a load of browsers playing over HTTP
+// against a Trench server (started in-process, as a child `trench serve`,
+// or running already), measured against the raw SQLite commit rate; its
+// load (NewLoad) and the child server (StartServerProcess) serve the crash
+// test and the command's tests as well.
+package bench
 
 import (
 	"bytes"
@@ -32,6 +37,10 @@ import (
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
+	// The in-process server plays the computer, as `trench serve` does.
+	_ "github.com/trench-games/trench/rules/cards/bot"
+	_ "github.com/trench-games/trench/rules/trench/bot"
+	_ "github.com/trench-games/trench/rules/trenches/bot"
 )
 
 // benchConfig is what `trench bench` runs.
@@ -67,13 +76,13 @@ type benchConfig struct {
 	// load runs, when the server runs in another process (0: unchanged).
 	LoadProcs int
 	// Live: the clients hold the pages' event streams, as browsers with
-	// JavaScript do; otherwise the waiting tab polls (loadConfig.Live).
+	// JavaScript do; otherwise the waiting tab polls (LoadConfig.Live).
 	Live bool
 }
 
 // benchResult is what a bench run measured.
 type benchResult struct {
-	Load        loadStats
+	Load        LoadStats
 	Elapsed     time.Duration
 	MovesPerSec float64
 	RawCommits  int
@@ -98,7 +107,17 @@ type benchResult struct {
 	ServerLabels   bool
 }
 
-func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
+// ErrLoadErrors is what Command returns when the load met errors; the
+// report, printed already, names them.
+var ErrLoadErrors = errors.New("bench: the load met errors")
+
+// loadGCPercent is the load's garbage-collection target (GOGC), that of
+// `trench serve`: the load collects as seldom as the server does.
+const loadGCPercent = 400
+
+// Command runs `trench bench` with args (its flags) and prints the report
+// to stdout.
+func Command(ctx context.Context, stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	cfg := benchConfig{}
 	fs.StringVar(&cfg.URL, "url", "", "measure the server running at this loopback URL instead of starting one in-process (start it with --trusted-proxy 127.0.0.1, or its per-address limits refuse the sign-ups)")
@@ -119,18 +138,23 @@ func benchCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.IntVar(&cfg.LoadProcs, "load-procs", 1, "with the server in another process: processors the load's clients may use at once (GOMAXPROCS of this process; 0: all), to leave the others to the server")
 	fs.BoolVar(&cfg.Live, "live", true, "the clients behave as browsers with JavaScript: each tab holds its page's event stream and the waiting player learns of a move from the update pushed to it (false: the waiting tab polls, as a page whose stream is down)")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
+	fillN := fs.Int("fill", 0, "instead of a load: build a database of this many games for measurement at --db (real games, players, ratings, dates over years, tournaments; about 2% in progress)")
+	fillDB := fs.String("db", "", "with --fill: the database to make (it must not exist)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("bench: unexpected arguments %q", fs.Args())
 	}
+	if *fillN > 0 {
+		return fill(ctx, stdout, *fillDB, *fillN)
+	}
 	res, err := runBench(ctx, cfg, stdout)
 	if err != nil {
 		return err
 	}
 	if res.Load.Errors > 0 {
-		return exitError(1)
+		return ErrLoadErrors
 	}
 	return nil
 }
@@ -169,8 +193,8 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		return nil, err
 	}
 	res.RawCommits, res.RawElapsed, res.PlayMoves, res.PlayElapsed = raw.commits, raw.commitTime, raw.plays, raw.playTime
-	res.RawPerSec = perSec(raw.commits, raw.commitTime)
-	res.PlayPerSec = perSec(raw.plays, raw.playTime)
+	res.RawPerSec = PerSec(raw.commits, raw.commitTime)
+	res.PlayPerSec = PerSec(raw.plays, raw.playTime)
 
 	base := cfg.URL
 	serverPID := cfg.PID
@@ -199,7 +223,7 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		}
 		var extra []string
 		if cfg.CPUProfile != "" {
-			port, err := freePort()
+			port, err := FreePort()
 			if err != nil {
 				return nil, err
 			}
@@ -207,16 +231,16 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 			extra = append(extra, "--pprof-addr", pprofAddr)
 		}
 		logPath := filepath.Join(dir, "server.log")
-		child, err := startServerProcess(ctx, bin, filepath.Join(dir, "bench.db"), logPath, extra...)
+		child, err := StartServerProcess(ctx, bin, filepath.Join(dir, "bench.db"), logPath, extra...)
 		if err != nil {
 			return nil, err
 		}
 		defer func() {
-			if err := child.stop(); err != nil {
+			if err := child.Stop(); err != nil {
 				fmt.Fprintf(out, "bench: stopping the server: %v\n", err)
 			}
 		}()
-		base, serverPID = child.URL, child.cmd.Process.Pid
+		base, serverPID = child.URL, child.Pid()
 		say("server: child process %d (%s serve) at %s, its own database and log in %s", serverPID, bin, base, dir)
 	}
 	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
@@ -224,7 +248,7 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		// The load's garbage is short-lived and its heap small: it
 		// collects as seldom as the server does, to leave the CPU to it.
 		if _, ok := os.LookupEnv("GOGC"); !ok {
-			defer debug.SetGCPercent(debug.SetGCPercent(serveGCPercent))
+			defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 		}
 		// Goroutines waiting on the server spin less on one processor.
 		if cfg.LoadProcs > 0 {
@@ -238,12 +262,12 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		res.PlayPerSec, raw.plays, raw.playTime.Round(time.Millisecond))
 
 	setupStart := time.Now()
-	ld, err := newLoad(ctx, loadConfig{BaseURL: base, Users: cfg.Users, Games: cfg.Games, Clients: cfg.Clients,
-		Game: cfg.Game, Prefix: "b" + randomTag(), FullEvery: 25, Live: cfg.Live})
+	ld, err := NewLoad(ctx, LoadConfig{BaseURL: base, Users: cfg.Users, Games: cfg.Games, Clients: cfg.Clients,
+		Game: cfg.Game, Prefix: "b" + RandomTag(), FullEvery: 25, Live: cfg.Live})
 	if err != nil {
 		return nil, err
 	}
-	say("setup: %d accounts, %d games (%s), %d clients, over HTTP in %s", ld.users, len(ld.allGames()), ld.describeGames(),
+	say("setup: %d accounts, %d games (%s), %d clients, over HTTP in %s", ld.users, len(ld.AllGames()), ld.DescribeGames(),
 		len(ld.clients), time.Since(setupStart).Round(time.Millisecond))
 
 	var prof *os.File
@@ -270,7 +294,7 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	cpu0, cpuOK := procCPU(cpuOf)
 	load0, loadOK := procCPU("self")
 	start := time.Now()
-	st := ld.run(ctx, runLimits{moves: cfg.Moves, duration: cfg.Duration, rate: cfg.Rate})
+	st := ld.Run(ctx, RunLimits{Moves: cfg.Moves, Duration: cfg.Duration, Rate: cfg.Rate})
 	res.Elapsed = time.Since(start)
 	cpu1, _ := procCPU(cpuOf)
 	load1, _ := procCPU("self")
@@ -286,17 +310,17 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		}
 	}
 	res.Load = st
-	res.MovesPerSec = perSec(st.Moves, res.Elapsed)
+	res.MovesPerSec = PerSec(st.Moves, res.Elapsed)
 	if res.RawPerSec > 0 {
 		res.Ratio = res.MovesPerSec / res.RawPerSec
 	}
 	rssNote := ""
 	switch {
 	case srv != nil:
-		res.RSSKiB, res.HWMKiB = readRSS("self")
+		res.RSSKiB, res.HWMKiB = ReadRSS("self")
 		rssNote = " (in-process: the load's clients share the process)"
 	case serverPID > 0:
-		res.RSSKiB, res.HWMKiB = readRSS(strconv.Itoa(serverPID))
+		res.RSSKiB, res.HWMKiB = ReadRSS(strconv.Itoa(serverPID))
 	}
 
 	lat := durationsMS(st.Latency)
@@ -407,7 +431,8 @@ func mark(ok bool) string {
 	return "MISSED"
 }
 
-func perSec(n int, d time.Duration) float64 {
+// PerSec is n per second of d (0 for no time).
+func PerSec(n int, d time.Duration) float64 {
 	if d <= 0 {
 		return 0
 	}
@@ -478,8 +503,8 @@ func procCPU(pid string) (time.Duration, bool) {
 	return time.Duration(utime+stime) * time.Second / ticks, true
 }
 
-// readRSS returns VmRSS and VmHWM (KiB) of /proc/<pid>/status.
-func readRSS(pid string) (rss, hwm int64) {
+// ReadRSS returns VmRSS and VmHWM (KiB) of /proc/<pid>/status.
+func ReadRSS(pid string) (rss, hwm int64) {
 	b, err := os.ReadFile("/proc/" + pid + "/status")
 	if err != nil {
 		return 0, 0
@@ -500,7 +525,9 @@ func readRSS(pid string) (rss, hwm int64) {
 	return rss, hwm
 }
 
-func randomTag() string {
+// RandomTag returns a short random name part, so that two runs on one
+// server never ask for the same account names.
+func RandomTag() string {
 	return strconv.FormatUint(rand.Uint64()%(36*36*36*36*36), 36)
 }
 
@@ -681,8 +708,8 @@ func measureRaw(ctx context.Context, path string, d time.Duration) (rawResult, e
 
 // ---- The load: browsers playing through HTTP --------------------------
 
-// loadConfig sets up a load on a server.
-type loadConfig struct {
+// LoadConfig sets up a load on a server.
+type LoadConfig struct {
 	BaseURL   string
 	Users     int    // raised to 2 per client when lower
 	Games     int    // raised to one per client when lower
@@ -692,23 +719,23 @@ type loadConfig struct {
 	FullEvery int    // every n-th move of a game is preceded by a full page load (0: never)
 	// Live: the tabs hold the pages' event streams and the waiting
 	// player's tab takes the opponent's move from the pushed update, as a
-	// browser with JavaScript does (see bench_live.go); otherwise it polls.
+	// browser with JavaScript does (see live.go); otherwise it polls.
 	Live bool
 	// OnAck is called for every move the server acknowledged (a 2xx answer
 	// to its POST): the game, the ply it made, the move as submitted.
 	OnAck func(gameID int64, ply int, move string)
 }
 
-// runLimits bounds one run of the load; a zero field is no bound.
-type runLimits struct {
-	moves    int64         // successful moves in all
-	duration time.Duration // no move starts after this long
-	perGame  int           // moves per game of each client
-	rate     float64       // open loop: move POSTs scheduled at this many per second (0: closed loop)
+// RunLimits bounds one run of the load; a zero field is no bound.
+type RunLimits struct {
+	Moves    int64         // successful moves in all
+	Duration time.Duration // no move starts after this long
+	PerGame  int           // moves per game of each client
+	Rate     float64       // open loop: move POSTs scheduled at this many per second (0: closed loop)
 }
 
-// loadStats is what the clients saw.
-type loadStats struct {
+// LoadStats is what the clients saw.
+type LoadStats struct {
 	Moves     int
 	Requests  int
 	Polls     int
@@ -730,7 +757,7 @@ type loadStats struct {
 	PageBytes      []int // body of each full game page
 }
 
-func (s *loadStats) add(o loadStats) {
+func (s *LoadStats) add(o LoadStats) {
 	s.Moves += o.Moves
 	s.Requests += o.Requests
 	s.Polls += o.Polls
@@ -753,12 +780,12 @@ func (s *loadStats) add(o loadStats) {
 	s.PageBytes = append(s.PageBytes, o.PageBytes...)
 }
 
-// load is a set of clients, each owning some accounts and the games
+// Load is a set of clients, each owning some accounts and the games
 // between them: a client plays both sides of its games, one move at a
 // time, so that no two requests ever race on a game and every answer but
 // a 2xx is an error.
-type load struct {
-	cfg     loadConfig
+type Load struct {
+	cfg     LoadConfig
 	base    atomic.Pointer[string]
 	users   int
 	clients []*client
@@ -819,16 +846,16 @@ func gameKinds(game string) ([][2]string, error) {
 	return nil, fmt.Errorf("bench: --game %q: want trench, trenches or mix", game)
 }
 
-// newLoad signs the accounts up and creates the games, all over HTTP as
+// NewLoad signs the accounts up and creates the games, all over HTTP as
 // browsers do, the clients in parallel.
-func newLoad(ctx context.Context, cfg loadConfig) (*load, error) {
+func NewLoad(ctx context.Context, cfg LoadConfig) (*Load, error) {
 	kinds, err := gameKinds(cfg.Game)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Clients = min(cfg.Clients, cfg.Games)
 	cfg.Users = max(cfg.Users, 2*cfg.Clients)
-	l := &load{cfg: cfg, users: cfg.Users}
+	l := &Load{cfg: cfg, users: cfg.Users}
 	base := strings.TrimRight(cfg.BaseURL, "/")
 	l.base.Store(&base)
 	transport := &http.Transport{
@@ -892,14 +919,21 @@ func loopbackOnly(network, address string, _ syscall.RawConn) error {
 
 // SetBase points every client at another address of the server (after a
 // restart); the sessions carry over, as cookies ignore the port.
-func (l *load) SetBase(base string) {
+func (l *Load) SetBase(base string) {
 	base = strings.TrimRight(base, "/")
 	l.base.Store(&base)
 }
 
-func (l *load) baseURL() string { return *l.base.Load() }
+func (l *Load) baseURL() string { return *l.base.Load() }
 
-func (l *load) allGames() []*game {
+// Accounts is the number of accounts the load signed up.
+func (l *Load) Accounts() int { return l.users }
+
+// Clients is the number of clients playing.
+func (l *Load) Clients() int { return len(l.clients) }
+
+// AllGames returns every game of the load.
+func (l *Load) AllGames() []*game {
 	var out []*game
 	for _, c := range l.clients {
 		out = append(out, c.games...)
@@ -907,9 +941,10 @@ func (l *load) allGames() []*game {
 	return out
 }
 
-func (l *load) describeGames() string {
+// DescribeGames says how many games of each kind the load plays.
+func (l *Load) DescribeGames() string {
 	n := map[string]int{}
-	for _, g := range l.allGames() {
+	for _, g := range l.AllGames() {
 		n[g.kind[0]+" "+g.kind[1]]++
 	}
 	var parts []string
@@ -920,19 +955,19 @@ func (l *load) describeGames() string {
 	return strings.Join(parts, ", ")
 }
 
-// run lets every client play until a limit is reached and returns what
+// Run lets every client play until a limit is reached and returns what
 // they saw.
-func (l *load) run(ctx context.Context, lim runLimits) loadStats {
+func (l *Load) Run(ctx context.Context, lim RunLimits) LoadStats {
 	l.reserved.Store(0)
 	var deadline time.Time
-	if lim.duration > 0 {
-		deadline = time.Now().Add(lim.duration)
+	if lim.Duration > 0 {
+		deadline = time.Now().Add(lim.Duration)
 	}
-	if lim.rate > 0 {
-		l.open = &openLoop{t0: time.Now(), interval: 1 / lim.rate, deadline: deadline}
+	if lim.Rate > 0 {
+		l.open = &openLoop{t0: time.Now(), interval: 1 / lim.Rate, deadline: deadline}
 		defer func() { l.open = nil }()
 	}
-	stats := make([]loadStats, len(l.clients))
+	stats := make([]LoadStats, len(l.clients))
 	var wg sync.WaitGroup
 	for i, c := range l.clients {
 		wg.Add(1)
@@ -942,7 +977,7 @@ func (l *load) run(ctx context.Context, lim runLimits) loadStats {
 		})
 	}
 	wg.Wait()
-	var total loadStats
+	var total LoadStats
 	for _, s := range stats {
 		total.add(s)
 	}
@@ -952,7 +987,7 @@ func (l *load) run(ctx context.Context, lim runLimits) loadStats {
 // Resync reloads every game page of every client (as after a restart a
 // browser reloads): clients forget what they had. A game found over (it
 // ended, or its replacement was cut off half made) is replaced.
-func (l *load) Resync(ctx context.Context) error {
+func (l *Load) Resync(ctx context.Context) error {
 	var errs []error
 	for _, c := range l.clients {
 		for _, g := range c.games {
@@ -1000,20 +1035,21 @@ func (g *game) url() string { return "/games/" + strconv.FormatInt(g.id, 10) }
 
 // client plays its games one move at a time.
 type client struct {
-	l     *load
+	l     *Load
 	id    int
 	rng   *rand.Rand
 	users []*user
 	games []*game
 	next  int
-	st    loadStats
+	st    LoadStats
 	buf   []byte // the last answer's body (see send)
 	// tab names the event stream of the page the requests being sent
 	// come from (X-Trench-Tab; "" for none).
 	tab string
 }
 
-const password = "bench-password"
+// Password is every account's password in the load.
+const Password = "bench-password"
 
 // signUps bounds the sign-ups under way at once.
 var signUps = make(chan struct{}, 2*runtime.NumCPU())
@@ -1156,7 +1192,7 @@ func (c *client) signUp(ctx context.Context, u *user) error {
 	}
 	csrf := parseDoc(p.body).inputValue("_csrf")
 	p, err = c.request(ctx, u, http.MethodPost, "/signup",
-		url.Values{"_csrf": {csrf}, "next": {""}, "name": {u.name}, "password": {password}}, nil, "")
+		url.Values{"_csrf": {csrf}, "next": {""}, "name": {u.name}, "password": {Password}}, nil, "")
 	if err != nil {
 		return err
 	}
@@ -1266,8 +1302,8 @@ func (c *client) open(ctx context.Context, g *game, have map[*user]page) error {
 	return nil
 }
 
-func (c *client) run(ctx context.Context, lim runLimits, deadline time.Time) loadStats {
-	c.st = loadStats{}
+func (c *client) run(ctx context.Context, lim RunLimits, deadline time.Time) LoadStats {
+	c.st = LoadStats{}
 	for _, g := range c.games {
 		g.moves = 0
 	}
@@ -1280,7 +1316,7 @@ func (c *client) run(ctx context.Context, lim runLimits, deadline time.Time) loa
 		if g == nil {
 			break
 		}
-		if lim.moves > 0 && c.l.reserved.Add(1) > lim.moves {
+		if lim.Moves > 0 && c.l.reserved.Add(1) > lim.Moves {
 			break
 		}
 		var err error
@@ -1316,11 +1352,11 @@ func (c *client) run(ctx context.Context, lim runLimits, deadline time.Time) loa
 
 // pick returns the next game to move in, round robin; nil when every game
 // has had its moves.
-func (c *client) pick(lim runLimits) *game {
+func (c *client) pick(lim RunLimits) *game {
 	for range c.games {
 		g := c.games[c.next%len(c.games)]
 		c.next++
-		if lim.perGame == 0 || g.moves < lim.perGame {
+		if lim.PerGame == 0 || g.moves < lim.PerGame {
 			return g
 		}
 	}

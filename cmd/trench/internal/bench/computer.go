@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -65,34 +65,34 @@ func computerGameKind(game string) ([2]string, error) {
 }
 
 // compareComputer runs the comparison on the load ld and prints it.
-func compareComputer(ctx context.Context, cfg benchConfig, ld *load, say func(string, ...any)) (computerComparison, error) {
+func compareComputer(ctx context.Context, cfg benchConfig, ld *Load, say func(string, ...any)) (computerComparison, error) {
 	var cmp computerComparison
 	kind, err := computerGameKind(cfg.Game)
 	if err != nil {
 		return cmp, err
 	}
-	human := len(ld.allGames())
+	human := len(ld.AllGames())
 	cmp.Games = max(1, int(math.Round(float64(human)*cfg.ComputerShare/(1-cfg.ComputerShare))))
 	cl, err := newComputerLoad(ctx, ld, kind, cmp.Games)
 	if err != nil {
 		return cmp, err
 	}
-	var without, with loadStats
-	var comp loadStats
+	var without, with LoadStats
+	var comp LoadStats
 	for phase := range 4 {
-		lim := runLimits{duration: cfg.ComputerPhase}
+		lim := RunLimits{Duration: cfg.ComputerPhase}
 		if phase%2 == 0 {
-			without.add(ld.run(ctx, lim))
+			without.add(ld.Run(ctx, lim))
 			continue
 		}
 		var wg sync.WaitGroup
-		var cs loadStats
+		var cs LoadStats
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cs = cl.run(ctx, lim)
+			cs = cl.Run(ctx, lim)
 		}()
-		with.add(ld.run(ctx, lim))
+		with.add(ld.Run(ctx, lim))
 		wg.Wait()
 		comp.add(cs)
 	}
@@ -106,7 +106,7 @@ func compareComputer(ctx context.Context, cfg benchConfig, ld *load, say func(st
 	say("with the computer: %d %s games against Computer · hard besides the %d games between people, %s phases alternating without and with them",
 		cmp.Games, kind[0], human, cfg.ComputerPhase)
 	say("  human moves       %d without, %d with (%.1f and %.1f moves/s)", cmp.MovesWithout, cmp.MovesWith,
-		perSec(cmp.MovesWithout, 2*cfg.ComputerPhase), perSec(cmp.MovesWith, 2*cfg.ComputerPhase))
+		PerSec(cmp.MovesWithout, 2*cfg.ComputerPhase), PerSec(cmp.MovesWith, 2*cfg.ComputerPhase))
 	say("  human move POST   p99 %.2f ms without, %.2f ms with: %+.0f%% (target ≤ +%.0f%%: %s)", cmp.P99Without, cmp.P99With,
 		100*cmp.Growth, 100*computerTarget, mark(cmp.Growth <= computerTarget))
 	say("  computer games    %d moves against the computer, %d live updates polled, %d games finished", comp.Moves, comp.Polls, comp.Finished)
@@ -119,14 +119,14 @@ func compareComputer(ctx context.Context, cfg benchConfig, ld *load, say func(st
 
 // newComputerLoad makes n clients of their own, each with one account
 // that starts a game of kind against the computer at the hard level.
-func newComputerLoad(ctx context.Context, ld *load, kind [2]string, n int) (*load, error) {
-	cl := &load{cfg: ld.cfg, users: n}
+func newComputerLoad(ctx context.Context, ld *Load, kind [2]string, n int) (*Load, error) {
+	cl := &Load{cfg: ld.cfg, users: n}
 	cl.base.Store(ld.base.Load())
 	cl.cfg.OnAck = nil
 	cl.onGame = ld.onGame
 	transport := &http.Transport{Proxy: nil, DialContext: (&net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}).DialContext,
 		MaxIdleConns: 2 * n, MaxIdleConnsPerHost: 2 * n, IdleConnTimeout: time.Minute}
-	prefix := "c" + randomTag()
+	prefix := "c" + RandomTag()
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -190,18 +190,12 @@ func TestBenchOpenLoop(t *testing.T) {
 	}
 }
 
-// TestBenchFlags checks the flags of the open loop and the child server.
+// TestBenchFlags checks the flags of the open loop and the server's URL.
 func TestBenchFlags(t *testing.T) {
 	for _, args := range [][]string{{"--rate", "-5"}, {"--rate", "NaN"}, {"--rate", "x"}, {"--url", "http://example.com:80"}} {
-		if err := benchCommand(context.Background(), io.Discard, append(args, "--raw-duration", "1ms")); err == nil {
+		if err := Command(context.Background(), io.Discard, append(args, "--raw-duration", "1ms")); err == nil {
 			t.Errorf("%q accepted", args)
 		}
-	}
-	if _, err := parseServeFlags("serve", []string{"--pprof-addr", "0.0.0.0:6060"}); err == nil {
-		t.Error("--pprof-addr on every interface accepted")
-	}
-	if c, err := parseServeFlags("serve", []string{"--pprof-addr", "127.0.0.1:6060"}); err != nil || c.PprofAddr != "127.0.0.1:6060" {
-		t.Errorf("--pprof-addr 127.0.0.1:6060: %q %v", c.PprofAddr, err)
 	}
 }
 
@@ -215,7 +209,7 @@ func TestBenchServerProcess(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "trench")
-	if err := buildBinary(context.Background(), bin); err != nil {
+	if err := BuildBinary(context.Background(), bin); err != nil {
 		t.Fatal(err)
 	}
 	prof := filepath.Join(dir, "cpu.out")
@@ -434,7 +428,7 @@ func TestBenchReadsTheServersAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.stop()
-	ld, err := newLoad(ctx, loadConfig{BaseURL: srv.URL, Users: 8, Games: 4, Clients: 4, Game: "mix", Prefix: "p" + randomTag(), FullEvery: 3})
+	ld, err := NewLoad(ctx, LoadConfig{BaseURL: srv.URL, Users: 8, Games: 4, Clients: 4, Game: "mix", Prefix: "p" + RandomTag(), FullEvery: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +484,7 @@ func TestBenchReadsTheServersAnswers(t *testing.T) {
 	if err := ld.Resync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st := ld.run(ctx, runLimits{perGame: 12}); st.Errors > 0 || st.Moves == 0 {
+	if st := ld.Run(ctx, RunLimits{PerGame: 12}); st.Errors > 0 || st.Moves == 0 {
 		t.Fatalf("%d moves, %d errors: %v", st.Moves, st.Errors, st.ErrorSamples)
 	}
 

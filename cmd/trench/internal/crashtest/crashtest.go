@@ -1,4 +1,7 @@
-package main
+// Package crashtest is `trench crashtest`: it kills a `trench serve` with
+// SIGKILL under the bench's load, restarts it on the same database and
+// checks that no acknowledged move was lost and every game still replays.
+package crashtest
 
 import (
 	"context"
@@ -7,17 +10,14 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/trench-games/trench/cmd/trench/internal/bench"
 	"github.com/trench-games/trench/db"
 )
 
@@ -33,7 +33,9 @@ type crashConfig struct {
 	After   int // moves in every game after each restart
 }
 
-func crashtestCommand(ctx context.Context, stdout io.Writer, args []string) error {
+// Command runs `trench crashtest` with args (its flags) and prints what
+// it does to stdout.
+func Command(ctx context.Context, stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("crashtest", flag.ContinueOnError)
 	cfg := crashConfig{}
 	fs.StringVar(&cfg.Bin, "bin", "", "the trench binary to test (default: go build one)")
@@ -83,7 +85,7 @@ func runCrashtest(ctx context.Context, cfg crashConfig, out io.Writer) (err erro
 	bin := cfg.Bin
 	if bin == "" {
 		bin = filepath.Join(dir, "trench")
-		if err := buildBinary(ctx, bin); err != nil {
+		if err := bench.BuildBinary(ctx, bin); err != nil {
 			return err
 		}
 	}
@@ -91,28 +93,28 @@ func runCrashtest(ctx context.Context, cfg crashConfig, out io.Writer) (err erro
 	logPath := filepath.Join(dir, "server.log")
 	fmt.Fprintf(out, "crashtest: %s serve on %s (log %s)\n", bin, path, logPath)
 
-	srv, err := startServerProcess(ctx, bin, path, logPath)
+	srv, err := bench.StartServerProcess(ctx, bin, path, logPath)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if srv != nil {
-			srv.kill()
+			srv.Kill()
 		}
 	}()
-	acks := &ackLog{moves: map[int64]map[int]string{}}
-	ld, err := newLoad(ctx, loadConfig{BaseURL: srv.URL, Users: cfg.Users, Games: cfg.Games, Clients: cfg.Clients,
-		Game: "mix", Prefix: "c" + randomTag(), FullEvery: 25, OnAck: acks.add})
+	acks := NewAckLog()
+	ld, err := bench.NewLoad(ctx, bench.LoadConfig{BaseURL: srv.URL, Users: cfg.Users, Games: cfg.Games, Clients: cfg.Clients,
+		Game: "mix", Prefix: "c" + bench.RandomTag(), FullEvery: 25, OnAck: acks.Add})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "setup: %d accounts, %d games (%s), %d clients\n", ld.users, len(ld.allGames()), ld.describeGames(), len(ld.clients))
+	fmt.Fprintf(out, "setup: %d accounts, %d games (%s), %d clients\n", ld.Accounts(), len(ld.AllGames()), ld.DescribeGames(), ld.Clients())
 
 	for round := 1; round <= cfg.Rounds; round++ {
 		ld.Killed.Store(false)
 		killAt := cfg.Load/2 + rand.N(cfg.Load/2+1)
-		done := make(chan loadStats, 1)
-		go func() { done <- ld.run(ctx, runLimits{duration: cfg.Load + time.Minute}) }()
+		done := make(chan bench.LoadStats, 1)
+		go func() { done <- ld.Run(ctx, bench.RunLimits{Duration: cfg.Load + time.Minute}) }()
 		select {
 		case <-time.After(killAt):
 		case <-ctx.Done():
@@ -122,7 +124,7 @@ func runCrashtest(ctx context.Context, cfg crashConfig, out io.Writer) (err erro
 		}
 		ld.Killed.Store(true)
 		killedAt := time.Now()
-		srv.kill()
+		srv.Kill()
 		st := <-done
 		if st.Errors > 0 {
 			return fmt.Errorf("round %d: %d errors before the kill: %s", round, st.Errors, strings.Join(st.ErrorSamples, "; "))
@@ -131,58 +133,44 @@ func runCrashtest(ctx context.Context, cfg crashConfig, out io.Writer) (err erro
 			return fmt.Errorf("round %d: no move was played before the kill", round)
 		}
 		fmt.Fprintf(out, "round %d: SIGKILL after %s of load, %d moves acknowledged in it (%.0f/s); the clients stopped %s after the kill\n",
-			round, killAt.Round(time.Millisecond), st.Moves, perSec(st.Moves, killAt), time.Since(killedAt).Round(time.Millisecond))
+			round, killAt.Round(time.Millisecond), st.Moves, bench.PerSec(st.Moves, killAt), time.Since(killedAt).Round(time.Millisecond))
 
-		if srv, err = startServerProcess(ctx, bin, path, logPath); err != nil {
+		if srv, err = bench.StartServerProcess(ctx, bin, path, logPath); err != nil {
 			return fmt.Errorf("restart after the kill: %w", err)
 		}
 		ld.SetBase(srv.URL)
-		if err := checkDatabase(ctx, out, path, acks, "  restarted"); err != nil {
+		if err := CheckDatabase(ctx, out, path, acks, "  restarted"); err != nil {
 			return fmt.Errorf("round %d: %w", round, err)
 		}
 		if err := ld.Resync(ctx); err != nil {
 			return fmt.Errorf("round %d: the games do not load after the restart: %w", round, err)
 		}
-		st = ld.run(ctx, runLimits{perGame: cfg.After})
+		st = ld.Run(ctx, bench.RunLimits{PerGame: cfg.After})
 		if st.Errors > 0 {
 			return fmt.Errorf("round %d: %d errors after the restart: %s", round, st.Errors, strings.Join(st.ErrorSamples, "; "))
 		}
-		if want := cfg.After * len(ld.allGames()); st.Moves < want {
+		if want := cfg.After * len(ld.AllGames()); st.Moves < want {
 			return fmt.Errorf("round %d: %d moves after the restart, want %d", round, st.Moves, want)
 		}
 		fmt.Fprintf(out, "  the games go on: %d more moves without an error\n", st.Moves)
 	}
 
-	rss, _ := readRSS(strconv.Itoa(srv.cmd.Process.Pid))
-	if err := srv.stop(); err != nil {
+	rss, _ := bench.ReadRSS(strconv.Itoa(srv.Pid()))
+	if err := srv.Stop(); err != nil {
 		return fmt.Errorf("clean stop: %w", err)
 	}
 	fmt.Fprintf(out, "clean stop: SIGTERM, exit status 0 (server RSS before it %.1f MiB)\n", float64(rss)/1024)
-	if err := checkDatabase(ctx, out, path, acks, "  after it"); err != nil {
+	if err := CheckDatabase(ctx, out, path, acks, "  after it"); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "crashtest: ok, %d kill(s) under load, all %d acknowledged moves kept\n", cfg.Rounds, acks.count())
+	fmt.Fprintf(out, "crashtest: ok, %d kill(s) under load, all %d acknowledged moves kept\n", cfg.Rounds, acks.Count())
 	return nil
 }
 
-// buildBinary builds cmd/trench to bin (the working directory must be in
-// the module).
-func buildBinary(ctx context.Context, bin string) error {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		goCmd = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	}
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", bin, "github.com/trench-games/trench/cmd/trench")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build (run it inside the module, or pass --bin): %v\n%s", err, b)
-	}
-	return nil
-}
-
-// checkDatabase opens the database (while the server runs on it) and
+// CheckDatabase opens the database (while the server runs on it) and
 // checks it: integrity, every game equal to the replay of its moves, and
 // every acknowledged move stored at its ply.
-func checkDatabase(ctx context.Context, out io.Writer, path string, acks *ackLog, label string) error {
+func CheckDatabase(ctx context.Context, out io.Writer, path string, acks *AckLog, label string) error {
 	store, err := db.Open(ctx, path)
 	if err != nil {
 		return err
@@ -201,15 +189,20 @@ func checkDatabase(ctx context.Context, out io.Writer, path string, acks *ackLog
 	return nil
 }
 
-// ackLog is every move the server acknowledged: game → ply → move.
-type ackLog struct {
+// NewAckLog returns an empty AckLog.
+func NewAckLog() *AckLog { return &AckLog{moves: map[int64]map[int]string{}} }
+
+// AckLog is every move the server acknowledged: game → ply → move.
+type AckLog struct {
 	mu       sync.Mutex
 	moves    map[int64]map[int]string
 	n        int
 	conflict error
 }
 
-func (a *ackLog) add(game int64, ply int, move string) {
+// Add records that the server acknowledged move at ply of game (a
+// LoadConfig's OnAck).
+func (a *AckLog) Add(game int64, ply int, move string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	m := a.moves[game]
@@ -224,7 +217,8 @@ func (a *ackLog) add(game int64, ply int, move string) {
 	a.n++
 }
 
-func (a *ackLog) count() int {
+// Count is the number of acknowledged moves.
+func (a *AckLog) Count() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.n
@@ -232,7 +226,7 @@ func (a *ackLog) count() int {
 
 // check returns how many acknowledged moves it found in store, or an
 // error naming the first one missing.
-func (a *ackLog) check(ctx context.Context, store *db.DB) (int, error) {
+func (a *AckLog) check(ctx context.Context, store *db.DB) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.conflict != nil {
@@ -260,112 +254,4 @@ func (a *ackLog) check(ctx context.Context, store *db.DB) (int, error) {
 		}
 	}
 	return n, nil
-}
-
-// serverProc is `trench serve` running as a subprocess on 127.0.0.1.
-type serverProc struct {
-	URL     string
-	cmd     *exec.Cmd
-	done    chan struct{}
-	waitErr error
-	log     string
-}
-
-// startServerProcess starts `bin serve` on path and a free loopback port,
-// with extra flags, and waits until it answers.
-func startServerProcess(ctx context.Context, bin, path, logPath string, extra ...string) (*serverProc, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	// The load generator speaks for many players from loopback, each with
-	// an X-Forwarded-For address of its own.
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", path, "--trusted-proxy", "127.0.0.1"}, extra...)...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TRENCH_") { // the flags alone configure it
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	p := &serverProc{URL: "http://" + addr, cmd: cmd, done: make(chan struct{}), log: logPath}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.done)
-	}()
-	hc := &http.Client{Timeout: time.Second, Transport: &http.Transport{Proxy: nil}}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-p.done:
-			return nil, fmt.Errorf("the server exited on start (%v):\n%s", p.waitErr, tail(logPath))
-		case <-ctx.Done():
-			p.kill()
-			return nil, ctx.Err()
-		default:
-		}
-		if res, err := hc.Get(p.URL + "/healthz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return p, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			p.kill()
-			return nil, fmt.Errorf("the server did not answer in 30 s:\n%s", tail(logPath))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// kill sends SIGKILL and waits for the process to be gone.
-func (p *serverProc) kill() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	p.cmd.Process.Signal(syscall.SIGKILL)
-	<-p.done
-}
-
-// stop sends SIGTERM and wants a clean exit within 20 s.
-func (p *serverProc) stop() error {
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		return err
-	}
-	select {
-	case <-p.done:
-	case <-time.After(20 * time.Second):
-		p.kill()
-		return fmt.Errorf("the server did not stop within 20 s of SIGTERM:\n%s", tail(p.log))
-	}
-	if p.waitErr != nil {
-		return fmt.Errorf("the server exited with %v:\n%s", p.waitErr, tail(p.log))
-	}
-	return nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// tail returns the last lines of the file at path.
-func tail(path string) string {
-	b, _ := os.ReadFile(path)
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-20):], "\n")
 }

@@ -1,0 +1,158 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/trench-games/trench/db"
+	_ "github.com/trench-games/trench/rules/cards"
+)
+
+// fill builds a filled database of n games in a temporary directory.
+func fill(t *testing.T, n int) (string, db.FillResult) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "filled.db")
+	res, err := db.Fill(context.Background(), path, db.FillOptions{Games: n, PasswordHash: "hash", Now: t0, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, res
+}
+
+// TestFill builds a small database for measurement: every game replays
+// from its moves, the players' games spread from a handful to many, about
+// 2% are in progress, there are tournaments, ratings and rating changes,
+// an administrator, and a second fill of the same file is refused.
+func TestFill(t *testing.T) {
+	ctx := context.Background()
+	path, res := fill(t, 5000)
+	t.Logf("%+v", res)
+	if res.Games != 5000 || res.Users != 500 || res.Tournaments == 0 || res.Rated == 0 || res.Moves < 5000*20 {
+		t.Fatalf("filled %+v", res)
+	}
+	if res.Active < 5000/50-5 || res.Active > 5000/50+5 {
+		t.Errorf("%d games in progress, want about 2%%", res.Active)
+	}
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	checked, err := store.Verify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked.Games != 5000 || checked.Moves != res.Moves {
+		t.Fatalf("verified %+v, filled %+v", checked, res)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var most, median, years, changes, ratings, pairings, admins int
+	for q, dst := range map[string]*int{
+		`SELECT MAX(n) FROM (SELECT COUNT(*) n FROM games g JOIN users u ON u.id IN (g.side0_id, g.side1_id) GROUP BY u.id)`:                          &most,
+		`SELECT n FROM (SELECT COUNT(*) n FROM games g JOIN users u ON u.id IN (g.side0_id, g.side1_id) GROUP BY u.id) ORDER BY n LIMIT 1 OFFSET 250`: &median,
+		`SELECT COUNT(DISTINCT strftime('%Y', ended_at, 'unixepoch')) FROM games WHERE status = 'finished'`:                                           &years,
+		`SELECT COUNT(*) FROM rating_changes`:                              &changes,
+		`SELECT COUNT(*) FROM ratings`:                                     &ratings,
+		`SELECT COUNT(*) FROM tournament_pairings`:                         &pairings,
+		`SELECT COUNT(*) FROM users WHERE is_admin = 1 AND name = 'admin'`: &admins,
+	} {
+		if err := raw.QueryRow(q).Scan(dst); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	fk, err := raw.Query(`PRAGMA foreign_key_check`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fk.Next() {
+		t.Error("a row refers to one that is not there")
+	}
+	fk.Close()
+	t.Logf("most games %d, median %d, years %d, rating changes %d, ratings %d, pairings %d", most, median, years, changes, ratings, pairings)
+	if most < 300 || median > 30 || years < 5 || changes != 2*res.Rated || ratings == 0 || pairings == 0 || admins != 1 || res.HeaviestGames != most {
+		t.Fatal("the fill is not spread as a server's after years")
+	}
+	if _, err := db.Fill(ctx, path, db.FillOptions{Games: 10, PasswordHash: "hash", Now: t0}); err == nil {
+		t.Fatal("a second fill of a filled database was accepted")
+	}
+}
+
+// TestArchiveCursorPages walks the archive from its first page to its
+// last by the cursors of its links, then back: every finished game once,
+// in order, and the same pages on the way back; a page of a player's
+// games too.
+func TestArchiveCursorPages(t *testing.T) {
+	ctx := context.Background()
+	path, res := fill(t, 400)
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for _, f := range []db.ArchiveFilter{{}, {Player: res.Heaviest}} {
+		var forward [][]int64
+		p, err := store.Archive(ctx, f)
+		for err == nil {
+			var ids []int64
+			for _, r := range p.Rows {
+				ids = append(ids, r.Game.ID)
+			}
+			forward = append(forward, ids)
+			if p.Older == "" {
+				break
+			}
+			next := f
+			next.Before = p.Older
+			p, err = store.Archive(ctx, next)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []int64
+		for _, ids := range forward {
+			all = append(all, ids...)
+		}
+		first, err := store.Archive(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != first.Total || len(forward) != (first.Total+db.ArchivePageSize-1)/db.ArchivePageSize {
+			t.Fatalf("%+v: %d games on %d pages, the count says %d", f, len(all), len(forward), first.Total)
+		}
+		seen := map[int64]bool{}
+		for _, id := range all {
+			if seen[id] {
+				t.Fatalf("%+v: game %d twice", f, id)
+			}
+			seen[id] = true
+		}
+		// Back from the last page by the Newer cursors.
+		for i := len(forward) - 1; i > 0; i-- {
+			back := f
+			back.After = p.Newer
+			if p, err = store.Archive(ctx, back); err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			for _, r := range p.Rows {
+				ids = append(ids, r.Game.ID)
+			}
+			if fmt.Sprint(ids) != fmt.Sprint(forward[i-1]) {
+				t.Fatalf("%+v: page %d back is %v, forward it was %v", f, i, ids, forward[i-1])
+			}
+		}
+		if p.Newer != "" {
+			t.Errorf("%+v: the first page has a newer page", f)
+		}
+	}
+	if _, err := store.Archive(ctx, db.ArchiveFilter{Before: "x.1"}); db.KindOf(err) != db.KindInvalid {
+		t.Errorf("a malformed cursor: %v", err)
+	}
+}

@@ -1,0 +1,236 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/trench-games/trench/db"
+)
+
+// pageQuery is one query a page ran, with its arguments.
+type pageQuery struct {
+	page, query string
+	args        []any
+}
+
+// largeTables hold a row or more per game, move or player: a page may
+// reach their rows only through an index, for a bounded number of rows.
+var largeTables = []string{"games", "moves", "matches", "rating_changes", "ratings", "users", "messages",
+	"tournament_entrants", "tournament_pairings", "notifications", "challenges"}
+
+// TestEveryPageQueryUsesAnIndex runs the database reads of every page on a
+// filled database (analysed, as the server analyses it) and asks SQLite
+// how it runs each: no page reads a large table from end to end, or sorts
+// many rows in a temporary B-tree to show a few (each exception is named,
+// with why the rows are few).
+func TestEveryPageQueryUsesAnIndex(t *testing.T) {
+	ctx := context.Background()
+	path, res := fill(t, 20000)
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	heavy, err := store.UserByName(ctx, res.Heaviest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ordinary, err := store.UserByName(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []pageQuery
+	page := ""
+	stop := db.TraceReads(store, func(q string, args []any) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, pageQuery{page, q, slices.Clone(args)})
+	})
+	run := func(name string, f func() error) {
+		t.Helper()
+		page = name
+		if err := f(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	for _, f := range []db.ArchiveFilter{{}, {Game: "trench"}, {Game: "trench", Variant: "single"}, {Result: "drawn"},
+		{Player: res.Heaviest}, {Player: "admin"}, {Player: res.Heaviest, Result: "won"}, {Page: 100}, {Page: 1 << 20}} {
+		run(fmt.Sprintf("archive %+v", f), func() error { _, err := store.Archive(ctx, f); return err })
+	}
+	for _, u := range []db.User{heavy, ordinary} {
+		name := "profile/dashboard of " + u.Name
+		run(name, func() error {
+			if _, err := store.PlayerRecords(ctx, u.ID); err != nil {
+				return err
+			}
+			gs, err := store.ActiveGames(ctx, u.ID)
+			if err != nil {
+				return err
+			}
+			fin, err := store.FinishedGames(ctx, u.ID, 10)
+			if err != nil {
+				return err
+			}
+			var ids []int64
+			for _, g := range append(gs, fin...) {
+				ids = append(ids, g.ID)
+				if _, err := store.GameRatings(ctx, g, t0); err != nil {
+					return err
+				}
+			}
+			if _, err := store.RatingChanges(ctx, ids); err != nil {
+				return err
+			}
+			for _, fin := range []bool{false, true} {
+				if _, err := store.Matches(ctx, db.MatchFilter{UserID: u.ID, Finished: fin, Multi: [][2]string{{"trench", "match"}}, Limit: 10}); err != nil {
+					return err
+				}
+			}
+			if _, err := store.Ratings(ctx, u.ID, t0); err != nil {
+				return err
+			}
+			for _, g := range []string{"trench", "trenches", "cards"} {
+				if _, err := store.RatingHistory(ctx, u.ID, g); err != nil {
+					return err
+				}
+			}
+			if _, err := store.ChallengesBy(ctx, u.ID); err != nil {
+				return err
+			}
+			if _, err := store.OpenChallenges(ctx, u.ID); err != nil {
+				return err
+			}
+			if _, err := store.UnreadMessages(ctx, u.ID); err != nil {
+				return err
+			}
+			if _, err := store.WaitingGames(ctx, u.ID); err != nil {
+				return err
+			}
+			_, err = store.Clocks(ctx, gs, t0)
+			return err
+		})
+	}
+	run("leaderboard", func() error {
+		if _, _, err := store.Leaderboard(ctx, "trench", t0, 0, 50); err != nil {
+			return err
+		}
+		_, _, err := store.LeaderboardRank(ctx, "trench", heavy.ID, t0)
+		return err
+	})
+	run("directory", func() error {
+		for _, q := range []string{"", "ad", "zoe1"} {
+			if _, _, err := store.Players(ctx, q, t0, 0, 50); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	run("admin", func() error {
+		if _, err := store.Figures(ctx, t0); err != nil {
+			return err
+		}
+		if _, err := store.SearchUsers(ctx, "ada"); err != nil {
+			return err
+		}
+		if _, err := store.AllOpenChallenges(ctx); err != nil {
+			return err
+		}
+		_, err := store.Reports(ctx)
+		return err
+	})
+	run("tournaments", func() error {
+		if _, _, err := store.Tournaments(ctx, 2); err != nil {
+			return err
+		}
+		ts, _, err := store.Tournaments(ctx, 1)
+		if err != nil {
+			return err
+		}
+		_, err = store.Tournament(ctx, ts[0].ID)
+		return err
+	})
+	stop()
+	done := map[string]bool{}
+	for _, q := range seen {
+		// The plan may depend on the values (SQLite's STAT4): each
+		// query is explained with every set of values it ran with.
+		key := q.query + fmt.Sprint(q.args...)
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		rows, err := db.ReadPool(store).QueryContext(ctx, "EXPLAIN QUERY PLAN "+q.query, q.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", q.query, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		if bad := planProblems(q.query, plan); len(bad) > 0 {
+			t.Errorf("%s: %v\n%s\n  plan:\n    %s\n  %s", q.page, q.args, strings.Join(strings.Fields(q.query), " "), strings.Join(plan, "\n    "), strings.Join(bad, "; "))
+		}
+	}
+}
+
+// boundedSorts are queries that sort in a temporary B-tree to keep a
+// few rows, and why the rows sorted are few.
+var boundedSorts = map[string]string{
+	"WHERE g.id IN ( SELECT id FROM (SELECT id FROM games WHERE side0_id": "at most twice the limit: the latest of each side, each read in order",
+	"SELECT id FROM (SELECT * FROM (SELECT m.id,":                         "at most the limit per part: each part read in order",
+	"SELECT ended_at, id FROM (SELECT * FROM (SELECT g.ended_at, g.id":    "at most the page and its offset (capped) per part: each part read in order",
+	") ORDER BY g.ended_at DESC, g.id DESC":                               "the games of one page, by id",
+	"FROM messages WHERE to_id = ? AND read_at IS NULL GROUP BY game_id":  "a player's unread messages",
+	"SELECT rated, 0 AS o, id AS k FROM challenges WHERE match_id = ?1":   "the challenge and tournament of one match",
+	"WHERE c.status = 'open' AND c.creator_id = ?":                        "a player's open challenges",
+}
+
+// fullReads are queries that read a large table from end to end, and why
+// that is acceptable.
+var fullReads = map[string]string{
+	"SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ?":                             "the directory's count of every player, without a search: one short index entry each",
+	"FROM users WHERE name LIKE ? ESCAPE '\\' AND computer_level IS NULL ORDER BY deleted_at IS NOT NULL": "the admin's search by any part of a name",
+	"(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND computer_level IS NULL)":                    "the admin's count of the accounts",
+}
+
+// planProblems says what is wrong with the plan of query ("" for
+// nothing): a large table read from end to end (a scan, or a walk along
+// a whole index when no LIMIT stops it), or, with a LIMIT, a temporary
+// B-tree (many rows sorted to keep a few).
+func planProblems(query string, plan []string) []string {
+	flat := strings.Join(strings.Fields(query), " ")
+	// (The takebacks of a game's challenge are read with a LIMIT 1.)
+	limited := strings.Contains(strings.ReplaceAll(flat, "ORDER BY c.id LIMIT 1", ""), "LIMIT")
+	excused := func(m map[string]string) bool {
+		for frag := range m {
+			if strings.Contains(flat, frag) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, line := range plan {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "SCAN" && slices.Contains(largeTables, f[1]) && !excused(fullReads) {
+			if len(f) == 2 || !limited {
+				out = append(out, "reads "+f[1]+" from end to end")
+			}
+		}
+		if strings.Contains(line, "TEMP B-TREE") && limited && !excused(boundedSorts) && !excused(fullReads) {
+			out = append(out, "sorts many rows in a temporary B-tree to keep a few")
+		}
+	}
+	return out
+}
