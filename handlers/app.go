@@ -154,7 +154,9 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	e.HidePort = true
 	e.IPExtractor = clientIP(cfg.TrustedProxies)
 	e.HTTPErrorHandler = a.handleError
-	a.routes(e)
+	if err := a.routes(e); err != nil {
+		return nil, nil, err
+	}
 	// Every committed write of a game or a tournament reaches the open
 	// pages that show it.
 	store.OnGameCommit(a.live.gamesCommitted)

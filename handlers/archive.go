@@ -219,8 +219,9 @@ func (h *archiveHandler) loadGame(c echo.Context) (db.Game, []db.Move, error) {
 	return g, moves, err
 }
 
-// record sends a game's record as plain text. A game with hidden
-// information (the card game) is published only once it has ended.
+// record sends a game's record as plain text, with an ETag (a 304 while
+// it has not changed). A game with hidden information (the card game) is
+// published only once it has ended.
 func (h *archiveHandler) record(c echo.Context) error {
 	g, moves, err := h.loadGame(c)
 	if err != nil {
@@ -235,7 +236,7 @@ func (h *archiveHandler) record(c echo.Context) error {
 	}
 	r := gameRecord(eng, g, moves)
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%d.txt"`, g.Game, g.ID))
-	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(r.String()))
+	return sendTagged(c, "text/plain; charset=utf-8", "no-cache", []byte(r.String()))
 }
 
 // gameRecord is the record of game g (engine eng) with its moves: the
@@ -270,7 +271,8 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 }
 
 // image sends the position after ?ply=N (default: the current one) as an
-// SVG image, as a spectator (or, once over, anyone) may see it.
+// SVG image, as a spectator (or, once over, anyone) may see it, with an
+// ETag (a 304 while it has not changed).
 func (h *archiveHandler) image(c echo.Context) error {
 	g, moves, err := h.loadGame(c)
 	if err != nil {
@@ -303,5 +305,5 @@ func (h *archiveHandler) image(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-%d-ply-%d.svg"`, g.Game, g.ID, n))
-	return c.Blob(http.StatusOK, "image/svg+xml", buf.Bytes())
+	return sendTagged(c, "image/svg+xml", "no-cache", buf.Bytes())
 }

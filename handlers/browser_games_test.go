@@ -18,6 +18,7 @@ import (
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/rules/trenches"
+	"github.com/trench-games/trench/static"
 )
 
 // Trenches and the card game played in a real browser, with JavaScript
@@ -308,9 +309,9 @@ func sprite(pc trenches.Piece) string {
 		id = "d"
 	}
 	if pc.Type() == trenches.Tank {
-		return "/static/units.svg#" + id + "t"
+		return static.URL("units.svg") + "#" + id + "t"
 	}
-	return "/static/units.svg#" + id + "s"
+	return static.URL("units.svg") + "#" + id + "s"
 }
 
 // cellSel selects the board square name.
@@ -518,7 +519,7 @@ func (p *player) trenchesTank(ply int) {
 	if p.b.count(cellSel(from)+`.debris`) != 1 {
 		p.t.Fatalf("no debris on %s, where the Tank came from", from)
 	}
-	if got := p.b.attr(cellSel(to)+` use`, "href"); got != "/static/units.svg#lt" {
+	if got := p.b.attr(cellSel(to)+` use`, "href"); got != static.URL("units.svg")+"#lt" {
 		p.t.Fatalf("%s shows %q after the Tank moved there", to, got)
 	}
 }

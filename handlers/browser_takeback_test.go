@@ -135,7 +135,7 @@ func takebackGameOf(t *testing.T, s *server, b *tab, js bool) *player {
 type readScreen struct {
 	Clock, Banks string
 	Scores       []string
-	Board        []string // "e4=/static/units.svg#b1" per square
+	Board        []string // "e4=/static/units.<hash>.svg#b1" per square
 }
 
 func readGameScreen(t *testing.T, b *tab) readScreen {

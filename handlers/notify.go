@@ -453,8 +453,9 @@ func (h *notifyHandler) regenerateFeed(c echo.Context) error {
 const feedFinished = 20
 
 // feed serves /feeds/TOKEN.atom: the games waiting for the token owner's
-// move and their latest finished games, as Atom. The token is the only
-// credential; a wrong one is a plain 404.
+// move and their latest finished games, as Atom, with an ETag (a 304
+// while nothing changed). The token is the only credential; a wrong one
+// is a plain 404.
 func (h *notifyHandler) feed(c echo.Context) error {
 	token, ok := strings.CutSuffix(c.Param("file"), ".atom")
 	if !ok {
@@ -542,7 +543,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	if err := views.WriteAtom(&buf, f); err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, "application/atom+xml; charset=utf-8", buf.Bytes())
+	return sendTagged(c, "application/atom+xml; charset=utf-8", "private, no-cache", buf.Bytes()) // not shown
 }
 
 // Check connects to the mail server as the notifications would (TLS,

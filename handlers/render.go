@@ -3,6 +3,8 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math"
 	"net/http"
@@ -47,6 +49,22 @@ func render(c echo.Context, status int, full, fragment templ.Component) error {
 	// With its length known the answer goes out whole, not chunked.
 	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// sendTagged sends body (of Content-Type ctype) with a weak ETag made from
+// its content and the given Cache-Control, answering 304 Not Modified
+// with no body to a request whose If-None-Match names that ETag: a feed
+// reader or a browser asking again for a record, an image or a feed that
+// has not changed gets a few header lines. The ETag is weak because the
+// same content goes out plain or compressed.
+func sendTagged(c echo.Context, ctype, cacheControl string, body []byte) error {
+	sum := sha256.Sum256(body)
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, ctype)
+	h.Set("Cache-Control", cacheControl)
+	h.Set("ETag", `W/"`+hex.EncodeToString(sum[:12])+`"`)
+	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, bytes.NewReader(body))
+	return nil
 }
 
 // renderBuffers are the buffers render renders into, kept between

@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"io/fs"
 	"net/http"
-	"path"
 	"strings"
 	"time"
 
@@ -13,25 +11,20 @@ import (
 	"github.com/trench-games/trench/static"
 )
 
-// routes registers every route of the server.
-func (a *App) routes(e *echo.Echo) {
+// routes registers every route of the server. Errors: a middleware's
+// settings are refused.
+func (a *App) routes(e *echo.Echo) error {
 	e.Pre(headAsGet)
 	e.Use(a.observe)
+	encode, err := compress()
+	if err != nil {
+		return err
+	}
+	e.Use(encode)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
 
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))
-	e.GET("/static/*", func(c echo.Context) error {
-		// Files only: a folder (the root included) is not listed.
-		name := strings.TrimPrefix(path.Clean(c.Request().URL.Path), "/static")
-		name = strings.TrimPrefix(name, "/")
-		if fi, err := fs.Stat(static.FS, name); name == "" || err != nil || fi.IsDir() {
-			return echo.ErrNotFound
-		}
-		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
-		files.ServeHTTP(c.Response(), c.Request())
-		return nil
-	})
+	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
@@ -139,6 +132,7 @@ func (a *App) routes(e *echo.Echo) {
 	a.live.render = &liveRenderer{e: e, db: a.db, games: games, pages: pages, tournaments: tournaments}
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)
+	return nil
 }
 
 // csrf protects every state-changing request, with or without htmx: the

@@ -10,6 +10,7 @@ import (
 	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/rules/trench"
 	"github.com/trench-games/trench/rules/trenches"
+	"github.com/trench-games/trench/static"
 	"github.com/trench-games/trench/views"
 )
 
@@ -138,7 +139,7 @@ func TestRenderedPagesHaveNoInlineScriptOrStyle(t *testing.T) {
 				t.Errorf("%s page contains %q", g.e.Key(), bad)
 			}
 		}
-		if !strings.Contains(html, `<script src="/static/htmx.min.js"`) {
+		if !strings.Contains(html, `<script src="`+static.URL("htmx.min.js")+`"`) {
 			t.Errorf("%s page does not load htmx", g.e.Key())
 		}
 	}

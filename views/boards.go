@@ -14,6 +14,7 @@ import (
 	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/rules/trench"
 	"github.com/trench-games/trench/rules/trenches"
+	"github.com/trench-games/trench/static"
 )
 
 // Board renders the board (or card table) of a game from the game's own
@@ -312,13 +313,17 @@ func boardStatus(ctx context.Context, p Play, toMove string) string {
 	return strings.Join(parts, " ")
 }
 
+// unitsSprite is the address of the units' sprite (static/units.svg),
+// before a symbol's id.
+var unitsSprite = static.URL("units.svg") + "#"
+
 // unitSprite is the sprite symbol of a unit: "b3" is a Black Captain.
 func unitSprite(u trench.Unit) string {
 	side := "b"
 	if u.Side() == rules.Side1 {
 		side = "w"
 	}
-	return "/static/units.svg#" + side + strconv.Itoa(u.Stars())
+	return unitsSprite + side + strconv.Itoa(u.Stars())
 }
 
 // capturedUnits lists, for a side, one entry per captured unit (its kind)

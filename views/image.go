@@ -42,7 +42,7 @@ func spriteSymbols() string {
 
 // unitSymbol is the sprite id of a TRENCH unit ("b3").
 func unitSymbol(u trench.Unit) string {
-	return strings.TrimPrefix(unitSprite(u), "/static/units.svg#")
+	return strings.TrimPrefix(unitSprite(u), unitsSprite)
 }
 
 // pieceSymbol is the sprite id of a Trenches piece, "" for empty squares
@@ -51,7 +51,7 @@ func pieceSymbol(p trenches.Piece) string {
 	if p == trenches.Empty || p == trenches.Debris {
 		return ""
 	}
-	return strings.TrimPrefix(pieceSprite(p), "/static/units.svg#")
+	return strings.TrimPrefix(pieceSprite(p), unitsSprite)
 }
 
 func trenchFill(file, rank int) string {

@@ -183,5 +183,5 @@ func pieceSprite(p trenches.Piece) string {
 	} else {
 		id += "s"
 	}
-	return "/static/units.svg#" + id
+	return unitsSprite + id
 }

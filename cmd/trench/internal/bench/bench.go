@@ -105,6 +105,9 @@ type benchResult struct {
 	LoadCPUPerMove float64
 	LastLine       string
 	ServerLabels   bool
+	// FirstVisit is a first visit to a game page, with every file it
+	// loads (zero when no game was played).
+	FirstVisit visit
 }
 
 // ErrLoadErrors is what Command returns when the load met errors; the
@@ -269,6 +272,13 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	}
 	say("setup: %d accounts, %d games (%s), %d clients, over HTTP in %s", ld.users, len(ld.AllGames()), ld.DescribeGames(),
 		len(ld.clients), time.Since(setupStart).Round(time.Millisecond))
+	if games := ld.AllGames(); len(games) > 0 {
+		if res.FirstVisit, err = firstVisit(ctx, base, games[0].url()); err != nil {
+			return nil, err
+		}
+		say("first visit: a game page and the %d static files it names, %d bytes on the wire (gzip, headers included); a second visit would fetch %d of the files again",
+			res.FirstVisit.Files, res.FirstVisit.Bytes, res.FirstVisit.Again)
+	}
 
 	var prof *os.File
 	var remoteProf chan error
@@ -345,11 +355,15 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		say("  update delay      p50 %.2f ms  p99 %.2f ms  max %.2f ms (from the move's answer to its mover to the update reaching the other player's tab)",
 			percentile(delay, 50), percentile(delay, 99), percentile(delay, 100))
 	}
-	say("  move answer       mean %.0f bytes  p50 %.0f  max %.0f (the fragment, uncompressed)",
+	say("  move answer       mean %.0f bytes  p50 %.0f  max %.0f on the wire (the fragment's body, gzip); %.0f  %.0f  %.0f decoded",
+		mean(st.FragmentWire), percentile(st.FragmentWire, 50), percentile(st.FragmentWire, 100),
 		mean(st.FragmentBytes), percentile(st.FragmentBytes, 50), percentile(st.FragmentBytes, 100))
-	say("  selection answer  mean %.0f bytes", mean(st.SelectionBytes))
-	say("  full game page    mean %.0f bytes  p50 %.0f  max %.0f (plain GET without HX-Request, %d samples)",
+	say("  selection answer  mean %.0f bytes on the wire, %.0f decoded", mean(st.SelectionWire), mean(st.SelectionBytes))
+	say("  full game page    mean %.0f bytes  p50 %.0f  max %.0f on the wire, %.0f  %.0f  %.0f decoded (plain GET without HX-Request, %d samples)",
+		mean(st.PageWire), percentile(st.PageWire, 50), percentile(st.PageWire, 100),
 		mean(st.PageBytes), percentile(st.PageBytes, 50), percentile(st.PageBytes, 100), len(st.PageBytes))
+	say("  bytes on the wire %.0f per move, %.0f per request (everything the server sent: headers, answers, the pushed updates)",
+		float64(st.WireBytes)/math.Max(1, float64(st.Moves)), float64(st.WireBytes)/math.Max(1, float64(st.Requests)))
 	say("  errors            %d", st.Errors)
 	for _, e := range st.ErrorSamples {
 		say("    %s", e)
@@ -401,8 +415,9 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 	case cfg.Rate > 0:
 		say("target (open loop, at 200 moves/s): p99 ≤ 10 ms %s (here at %.0f/s)", mark(percentile(lat, 99) <= 10), cfg.Rate)
 	default:
-		say("targets (2 cores, 64 clients): moves/s ≥ 2000 %s, p99 ≤ 25 ms %s, move answer ≤ 8 KB %s, ratio ≥ 0.5 %s, server CPU ≤ 0.8 ms per move %s",
-			mark(res.MovesPerSec >= 2000), mark(percentile(lat, 99) <= 25), mark(mean(st.FragmentBytes) <= 8192), mark(res.Ratio >= 0.5),
+		say("targets (2 cores, 64 clients): moves/s ≥ 2000 %s, p99 ≤ 25 ms %s, move answer ≤ 2.5 KB on the wire %s, first visit ≤ 40 KB %s, ratio ≥ 0.5 %s, server CPU ≤ 0.8 ms per move %s",
+			mark(res.MovesPerSec >= 2000), mark(percentile(lat, 99) <= 25), mark(mean(st.FragmentWire) <= 2500),
+			mark(res.FirstVisit.Bytes > 0 && res.FirstVisit.Bytes <= 40_000), mark(res.Ratio >= 0.5),
 			mark(res.ServerCPUPerMove > 0 && res.ServerCPUPerMove <= 0.8))
 	}
 	if cfg.ComputerShare > 0 {
@@ -755,6 +770,12 @@ type LoadStats struct {
 	FragmentBytes  []int           // body of each successful move POST answer
 	SelectionBytes []int
 	PageBytes      []int // body of each full game page
+	// FragmentWire, SelectionWire and PageWire are the same bodies as they
+	// came over the wire (gzip-encoded).
+	FragmentWire, SelectionWire, PageWire []int
+	// WireBytes is every byte the server sent the clients during the run:
+	// headers, answers and event streams, as they came over the wire.
+	WireBytes int64
 }
 
 func (s *LoadStats) add(o LoadStats) {
@@ -778,6 +799,10 @@ func (s *LoadStats) add(o LoadStats) {
 	s.FragmentBytes = append(s.FragmentBytes, o.FragmentBytes...)
 	s.SelectionBytes = append(s.SelectionBytes, o.SelectionBytes...)
 	s.PageBytes = append(s.PageBytes, o.PageBytes...)
+	s.FragmentWire = append(s.FragmentWire, o.FragmentWire...)
+	s.SelectionWire = append(s.SelectionWire, o.SelectionWire...)
+	s.PageWire = append(s.PageWire, o.PageWire...)
+	s.WireBytes += o.WireBytes
 }
 
 // Load is a set of clients, each owning some accounts and the games
@@ -795,6 +820,9 @@ type Load struct {
 	reserved atomic.Int64
 	// open is the schedule of an open-loop run (nil in a closed loop).
 	open *openLoop
+	// wire counts the bytes the server sent the clients (headers, answers
+	// and event streams as they came over the wire).
+	wire atomic.Int64
 	// onGame, when set, sees every game answer the clients read, with
 	// what they read in it (the tests check the reading).
 	onGame func(body []byte, pg *gamePage)
@@ -860,7 +888,7 @@ func NewLoad(ctx context.Context, cfg LoadConfig) (*Load, error) {
 	l.base.Store(&base)
 	transport := &http.Transport{
 		Proxy:               nil,
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}).DialContext,
+		DialContext:         countingDial((&net.Dialer{Timeout: 5 * time.Second, Control: loopbackOnly}).DialContext, &l.wire),
 		MaxIdleConns:        4 * cfg.Clients,
 		MaxIdleConnsPerHost: 4 * cfg.Clients,
 		IdleConnTimeout:     time.Minute,
@@ -968,6 +996,7 @@ func (l *Load) Run(ctx context.Context, lim RunLimits) LoadStats {
 		defer func() { l.open = nil }()
 	}
 	stats := make([]LoadStats, len(l.clients))
+	wire0 := l.wire.Load()
 	var wg sync.WaitGroup
 	for i, c := range l.clients {
 		wg.Add(1)
@@ -981,6 +1010,7 @@ func (l *Load) Run(ctx context.Context, lim RunLimits) LoadStats {
 	for _, s := range stats {
 		total.add(s)
 	}
+	total.WireBytes = l.wire.Load() - wire0
 	return total
 }
 
@@ -1043,6 +1073,7 @@ type client struct {
 	next  int
 	st    LoadStats
 	buf   []byte // the last answer's body (see send)
+	raw   []byte // the last answer's body as it came, when encoded
 	// tab names the event stream of the page the requests being sent
 	// come from (X-Trench-Tab; "" for none).
 	tab string
@@ -1073,7 +1104,8 @@ func (c *client) setup(ctx context.Context) error {
 type page struct {
 	status int
 	url    string // after redirects
-	body   []byte
+	body   []byte // decoded
+	wire   int    // the body's length as it came (gzip-encoded or not)
 }
 
 // request sends one request, with form (if not nil) as its body; htmx
@@ -1105,6 +1137,7 @@ func (c *client) send(ctx context.Context, u *user, method, path, form string, i
 		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 	}
 	req.Header["X-Forwarded-For"] = []string{u.addr}
+	req.Header["Accept-Encoding"] = []string{acceptEncoding}
 	if act != nil && act.htmx {
 		req.Header["Hx-Request"] = []string{"true"}
 		req.Header["Hx-Current-Url"] = []string{c.l.baseURL() + current}
@@ -1130,10 +1163,11 @@ func (c *client) send(ctx context.Context, u *user, method, path, form string, i
 		return page{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
-	if c.buf, err = readBody(c.buf[:0], res.Body, res.ContentLength); err != nil {
+	var wire int
+	if c.buf, c.raw, wire, err = readAnswer(c.buf[:0], c.raw, res); err != nil {
 		return page{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	return page{status: res.StatusCode, url: res.Request.URL.Path, body: c.buf}, nil
+	return page{status: res.StatusCode, url: res.Request.URL.Path, body: c.buf, wire: wire}, nil
 }
 
 // readBody appends all of r to buf (n bytes are announced, -1 unknown),
@@ -1290,6 +1324,7 @@ func (c *client) open(ctx context.Context, g *game, have map[*user]page) error {
 			return err
 		}
 		c.st.PageBytes = append(c.st.PageBytes, len(p.body))
+		c.st.PageWire = append(c.st.PageWire, p.wire)
 		if g.tabs[i] = c.readGame(p.body); !g.tabs[i].found {
 			return fmt.Errorf("GET %s: no #game on the page", g.url())
 		}
@@ -1391,6 +1426,7 @@ func (c *client) play(ctx context.Context, g *game) error {
 			}
 			c.st.FullPages++
 			c.st.PageBytes = append(c.st.PageBytes, len(p.body))
+			c.st.PageWire = append(c.st.PageWire, p.wire)
 			g.tabs[w] = c.readGame(p.body)
 			if c.l.cfg.Live {
 				// The page reloaded opens a stream of its own.
@@ -1469,6 +1505,7 @@ func (c *client) clickMove(ctx context.Context, g *game, mover int) error {
 			return err
 		}
 		c.st.SelectionBytes = append(c.st.SelectionBytes, len(p.body))
+		c.st.SelectionWire = append(c.st.SelectionWire, p.wire)
 		if pg = c.readGame(p.body); !pg.found {
 			return fmt.Errorf("GET %s: no #game in the answer", a.url)
 		}
@@ -1513,6 +1550,7 @@ func (c *client) submit(ctx context.Context, g *game, mover int, pg *gamePage, m
 	c.st.Moves++
 	c.st.Latency = append(c.st.Latency, lat)
 	c.st.FragmentBytes = append(c.st.FragmentBytes, len(p.body))
+	c.st.FragmentWire = append(c.st.FragmentWire, p.wire)
 	g.moves++
 	g.answered = time.Now()
 	next := c.readGame(p.body)

@@ -60,6 +60,43 @@ func TestBench(t *testing.T) {
 	}
 }
 
+// TestBenchBytesOnTheWire: the clients ask for gzip as browsers do and
+// read it (the answers and the event streams), and the bench reports
+// the bytes as they came: a move's answer and a page much smaller on the
+// wire than decoded, the bytes per move, and a first visit to a game
+// page loading every file it names, none of which a second visit would
+// fetch again.
+func TestBenchBytesOnTheWire(t *testing.T) {
+	var out bytes.Buffer
+	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 30, Duration: 5 * time.Second,
+		Game: "trench", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Dir: t.TempDir(), Live: true}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Log("\n" + out.String())
+	st := res.Load
+	if st.Errors != 0 || st.Moves == 0 || st.Pushes < st.Moves/2 {
+		t.Fatalf("%d errors, %d moves, %d pushed updates", st.Errors, st.Moves, st.Pushes)
+	}
+	if len(st.FragmentWire) != st.Moves || mean(st.FragmentWire)*3 > mean(st.FragmentBytes) {
+		t.Fatalf("a move's answer: %.0f bytes on the wire for %.0f decoded (%d samples for %d moves)",
+			mean(st.FragmentWire), mean(st.FragmentBytes), len(st.FragmentWire), st.Moves)
+	}
+	if mean(st.SelectionWire)*3 > mean(st.SelectionBytes) {
+		t.Fatalf("a selection's answer: %.0f bytes on the wire for %.0f decoded", mean(st.SelectionWire), mean(st.SelectionBytes))
+	}
+	decoded := float64(st.PushBytes) + mean(st.FragmentBytes)*float64(st.Moves) + mean(st.SelectionBytes)*float64(st.Selections)
+	if st.WireBytes <= 0 || float64(st.WireBytes)*2 > decoded {
+		t.Fatalf("%d bytes on the wire in all for %.0f decoded", st.WireBytes, decoded)
+	}
+	if v := res.FirstVisit; v.Files < 8 || v.Again != 0 || v.Bytes <= 0 || v.Bytes > 40_000 {
+		t.Fatalf("first visit: %+v, want the page and at least 8 files in 40 KB, none fetched again", v)
+	}
+	if !strings.Contains(out.String(), "bytes on the wire") || !strings.Contains(out.String(), "first visit: ") {
+		t.Fatal("the report does not give the bytes on the wire")
+	}
+}
+
 func TestBenchCPUProfile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")

@@ -53,6 +53,7 @@ func (c *client) openStream(ctx context.Context, u *user, g *game, i int) (*tabS
 		return nil, err
 	}
 	req.Header["Accept"] = []string{"text/event-stream"}
+	req.Header["Accept-Encoding"] = []string{acceptEncoding}
 	req.Header["X-Forwarded-For"] = []string{u.addr}
 	// The user's cookies, without the one-minute bound of a request.
 	hc := &http.Client{Jar: u.http.Jar, Transport: u.http.Transport}
@@ -66,10 +67,16 @@ func (c *client) openStream(ctx context.Context, u *user, g *game, i int) (*tabS
 		cancel()
 		return nil, fmt.Errorf("GET %s/events: status %d", g.url(), res.StatusCode)
 	}
+	body, err := streamBody(res)
+	if err != nil {
+		res.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("GET %s/events: %w", g.url(), err)
+	}
 	s := &tabStream{cancel: cancel, ready: make(chan struct{}, 1)}
 	go func() {
 		defer res.Body.Close()
-		err := s.read(bufio.NewReaderSize(res.Body, 64<<10))
+		err := s.read(bufio.NewReaderSize(body, 64<<10))
 		s.mu.Lock()
 		s.done = true
 		if sctx.Err() == nil {
