@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,4 +216,137 @@ func TestS3Replica(t *testing.T) {
 	if g, err := store.Game(ctx, id); err != nil || g.Ply != ply {
 		t.Fatalf("restored from S3: ply %d (%v), want %d", g.Ply, err, ply)
 	}
+}
+
+// waitReplica waits until the replica has every transaction.
+func waitReplica(t *testing.T, store *db.DB) {
+	t.Helper()
+	if err := store.SyncReplica(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A database with fewer transactions than its replica (here a new, empty
+// one) does not replace the replica's copy: the start is refused, the
+// replica keeps its games, a restored copy replicates again, and only
+// ReplicaOverwrite starts the replica anew.
+func TestEmptyDatabaseDoesNotOverwriteItsReplica(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, replica := filepath.Join(dir, "trench.db"), "file://"+filepath.Join(dir, "replica")
+	store := openReplicated(t, path, replica)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	ply := playSome(t, store, id, 20, rand.New(rand.NewPCG(9, 10)))
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The server restarts on its own database: no refusal.
+	store = openReplicated(t, path, replica)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A new machine: served once without a replica, then with it.
+	fresh := filepath.Join(dir, "new", "trench.db")
+	os.MkdirAll(filepath.Dir(fresh), 0o700)
+	plain, err := db.Open(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Close()
+	local, remote, err := db.ReplicaPosition(ctx, fresh, replica)
+	if err != nil || local != 0 || remote == 0 {
+		t.Fatalf("positions of the new database: %d, %d, %v; want 0 and more", local, remote, err)
+	}
+	_, err = db.OpenWith(ctx, fresh, db.Options{Replica: replica, RestoreIfMissing: true, Logger: slog.New(slog.DiscardHandler)})
+	var behind *db.BehindReplicaError
+	if !errors.As(err, &behind) || behind.Local != 0 || behind.Remote != remote || behind.DB != fresh {
+		t.Fatalf("opening an empty database with a full replica: %v, want a BehindReplicaError", err)
+	}
+	time.Sleep(1500 * time.Millisecond) // what a started replication would have sent meanwhile
+	restored, err := db.Restore(ctx, replica, filepath.Join(dir, "check.db"), time.Time{})
+	if err != nil || restored.Games != 1 || restored.Moves != ply {
+		t.Fatalf("the replica after the refusal: %+v, %v; want 1 game of %d moves", restored, err, ply)
+	}
+
+	// A copy restored with trench restore replicates to the same replica.
+	copyPath := filepath.Join(dir, "copy", "trench.db")
+	if _, err := db.Restore(ctx, replica, copyPath, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	store = openReplicated(t, copyPath, replica)
+	more := playSome(t, store, id, 3, rand.New(rand.NewPCG(11, 12)))
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check2.db"), time.Time{}); err != nil || r.Moves != more {
+		t.Fatalf("after replicating the restored copy: %+v, %v; want %d moves", r, err, more)
+	}
+
+	// Overwriting is a choice.
+	store, err = db.OpenWith(ctx, fresh, db.Options{Replica: replica, ReplicaOverwrite: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("--replica-overwrite: %v", err)
+	}
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check3.db"), time.Time{}); err != nil || r.Games != 0 {
+		t.Fatalf("after overwriting: %+v, %v; want the new, empty database", r, err)
+	}
+}
+
+// breakReplica puts a file where the file replica's directory was, so
+// that no change reaches it any more.
+func breakReplica(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.Rename(dir, dir+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// When the replica takes nothing, the status says how many transactions
+// it lacks and since when (without waiting on it), and closing says how
+// many were not sent.
+func TestBrokenReplicaLagAndClose(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, replicaDir := filepath.Join(dir, "trench.db"), filepath.Join(dir, "replica")
+	store := openReplicated(t, path, "file://"+replicaDir)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	playSome(t, store, id, 5, rand.New(rand.NewPCG(13, 14)))
+	waitReplica(t, store)
+	breakReplica(t, replicaDir)
+	broke := time.Now()
+	playSome(t, store, id, 5, rand.New(rand.NewPCG(15, 16)))
+	time.Sleep(2 * time.Second)
+	st, err := store.Replication(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Behind == 0 || st.Lag < time.Second || st.Lag > time.Since(broke) {
+		t.Fatalf("status of a broken replica: %+v; want transactions behind, lagging between 1 s and %s", st, time.Since(broke))
+	}
+	start := time.Now()
+	for range 20 {
+		if _, err := store.Replication(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Fatalf("20 status reads took %s", d)
+	}
+	err = store.Close()
+	if err == nil || !strings.Contains(err.Error(), " not sent to the replica") {
+		t.Fatalf("closing with a broken replica: %v, want how many transactions were not sent", err)
+	}
+	t.Log(err)
 }
