@@ -5,11 +5,17 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/trench-games/trench/db"
 )
@@ -168,5 +174,102 @@ func TestRestoreSaysWhichMoment(t *testing.T) {
 	err := restoreCommand(ctx, &out, []string{"--from", replica, "--timestamp", before.UTC().Format(time.RFC3339), filepath.Join(dir, "before.db")})
 	if err == nil || !strings.Contains(err.Error(), "earliest state is from") {
 		t.Fatalf("restore to before the first state: %v, %q; want it said in words", err, out.String())
+	}
+}
+
+// failingS3 is an S3-compatible server in memory (gofakes3) that answers
+// 503 to everything once failing is set.
+func failingS3(t *testing.T) (endpoint string, failing *atomic.Bool) {
+	t.Helper()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("trench"); err != nil {
+		t.Fatal(err)
+	}
+	faker := gofakes3.New(backend).Server()
+	failing = &atomic.Bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failing.Load() {
+			http.Error(w, "SlowDown", http.StatusServiceUnavailable)
+			return
+		}
+		faker.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
+	t.Setenv("AWS_CA_BUNDLE", "")
+	return srv.URL, failing
+}
+
+// With a replica that takes nothing (a file replica whose directory is
+// gone, an S3 answering 503), /metrics answers at once, counts the
+// transactions the replica lacks and ages the oldest of them; Litestream's
+// own metrics carry Prometheus names and no path.
+func TestReplicationMetricsWhenTheReplicaFails(t *testing.T) {
+	for _, kind := range []string{"file", "s3"} {
+		t.Run(kind, func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "trench.db")
+			replicaDir := filepath.Join(dir, "replica")
+			replica := "file://" + replicaDir
+			var failing *atomic.Bool
+			if kind == "s3" {
+				var endpoint string
+				endpoint, failing = failingS3(t)
+				replica = "s3://trench/games?endpoint=" + endpoint + "&region=us-east-1&forcePathStyle=true"
+			}
+			replicatedDatabase(t, path, replica, 2)
+			port, err := freePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			metricsURL := fmt.Sprintf("http://127.0.0.1:%d/metrics", port)
+			hc := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}}
+			args := []string{"--addr", "127.0.0.1:0", "--db", path, "--replicate", replica, "--metrics-addr", fmt.Sprintf("127.0.0.1:%d", port)}
+			serveFor(args, 2*time.Second, func() {
+				if m := scrape(t, hc, metricsURL); sum(m, "trench_replication_behind_transactions", nil) != 0 {
+					t.Errorf("behind before the replica broke: %v", sum(m, "trench_replication_behind_transactions", nil))
+				}
+				if kind == "s3" {
+					failing.Store(true)
+				} else {
+					os.Rename(replicaDir, replicaDir+".moved")
+					os.WriteFile(replicaDir, nil, 0o600)
+				}
+				broke := time.Now()
+				other, err := db.Open(ctx, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				addAccounts(t, other, "late", 3)
+				other.Close()
+				time.Sleep(3 * time.Second)
+				start := time.Now()
+				m := scrape(t, hc, metricsURL)
+				if d := time.Since(start); d > 500*time.Millisecond {
+					t.Errorf("a scrape took %s with the replica failing", d)
+				}
+				behind, lag := sum(m, "trench_replication_behind_transactions", nil), sum(m, "trench_replication_lag_seconds", nil)
+				if behind < 1 || lag < 2 || lag > time.Since(broke).Seconds() {
+					t.Errorf("replica failing for %s: behind %v, lag %v s; want transactions behind and their age", time.Since(broke).Round(time.Second), behind, lag)
+				}
+				if _, ok := m["trench_litestream_syncs_total"]; !ok {
+					t.Error("no trench_litestream_syncs_total")
+				}
+				for name, f := range m {
+					if strings.HasPrefix(name, "litestream_") {
+						t.Errorf("Litestream's own name %s on /metrics", name)
+					}
+					for _, x := range f.GetMetric() {
+						for _, l := range x.GetLabel() {
+							if strings.Contains(l.GetValue(), dir) {
+								t.Errorf("%s has a path as its label %s", name, l.GetName())
+							}
+						}
+					}
+				}
+			})
+		})
 	}
 }
