@@ -176,20 +176,11 @@ func startReplication(ctx context.Context, path, rawURL string, overwrite bool, 
 
 // positions returns the last transaction of the database at path, as
 // Litestream's state beside it (or a restore's marker) records it, and the
-// last one the replica holds, at any level (0 for an empty replica).
+// last one the replica holds, at any level (0 for an empty replica). It
+// only reads, and a server may be replicating the database meanwhile.
 func positions(ctx context.Context, path string, client litestream.ReplicaClient) (local, remote ltx.TXID, err error) {
-	ents, err := os.ReadDir(filepath.Join(litestreamMetaPath(path), "ltx", "0"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return 0, 0, err
-	}
-	for _, ent := range ents {
-		if _, max, err := ltx.ParseFilename(ent.Name()); err == nil && max > local {
-			local = max
-		}
-	}
-	if marked, err := litestream.ReadTXIDFile(path); err == nil && marked > local {
-		local = marked
-	}
+	// The replica first: a running server writes a transaction here before
+	// it sends it, so read in this order local is never behind by a race.
 	for level := 0; level <= litestream.SnapshotLevel; level++ {
 		itr, err := client.LTXFiles(ctx, level, 0, false)
 		if err != nil {
@@ -201,6 +192,18 @@ func positions(ctx context.Context, path string, client litestream.ReplicaClient
 		if err := itr.Close(); err != nil {
 			return 0, 0, err
 		}
+	}
+	ents, err := os.ReadDir(filepath.Join(litestreamMetaPath(path), "ltx", "0"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, 0, err
+	}
+	for _, ent := range ents {
+		if _, max, err := ltx.ParseFilename(ent.Name()); err == nil && max > local {
+			local = max
+		}
+	}
+	if marked, err := litestream.ReadTXIDFile(path); err == nil && marked > local {
+		local = marked
 	}
 	return local, remote, nil
 }

@@ -17,7 +17,7 @@ func doctorCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica}
+	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica, MetricsAddr: c.MetricsAddr}
 	if len(c.TLS.Domains) > 0 {
 		cfg.TimeURL = c.TLS.Directory
 	}
