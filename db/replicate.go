@@ -23,7 +23,8 @@ type Options struct {
 	// committed transaction to, within about a second of its commit:
 	// file:///path/to/dir, or s3://bucket/path (credentials from
 	// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; ?endpoint=URL for an
-	// S3-compatible server, ?region=R).
+	// S3-compatible server, ?region=R; AWS_CA_BUNDLE, a PEM file, for a
+	// server whose certificate a private CA signed).
 	Replica string
 	// RestoreIfMissing restores the database from Replica first when its
 	// file does not exist (a replica with nothing in it starts a new
@@ -102,7 +103,12 @@ func replicaClient(rawURL string) (litestream.ReplicaClient, error) {
 	if err != nil {
 		return nil, fmt.Errorf("db: replica %s: %w", Redact(rawURL), err)
 	}
-	if err := c.Init(context.Background()); err != nil {
+	if bundle := os.Getenv(caBundleEnv); u.Scheme == "s3" && bundle != "" {
+		err = initS3WithCABundle(context.Background(), c, bundle)
+	} else {
+		err = c.Init(context.Background())
+	}
+	if err != nil {
 		return nil, fmt.Errorf("db: replica %s: %w", Redact(rawURL), err)
 	}
 	return c, nil

@@ -2,11 +2,13 @@ package db_test
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,8 +195,7 @@ func TestS3Replica(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
-	// The AWS SDK refuses a CA bundle from the environment together with
-	// the HTTP client Litestream gives it; loopback needs none.
+	// Plain HTTP on loopback: no CA bundle (see TestS3ReplicaWithAPrivateCA).
 	t.Setenv("AWS_CA_BUNDLE", "")
 	replica := "s3://trench/games?endpoint=http://" + ln.Addr().String() + "&region=us-east-1&forcePathStyle=true"
 
@@ -349,4 +350,48 @@ func TestBrokenReplicaLagAndClose(t *testing.T) {
 		t.Fatalf("closing with a broken replica: %v, want how many transactions were not sent", err)
 	}
 	t.Log(err)
+}
+
+// An S3-compatible server whose certificate a private CA signed (here
+// httptest's own) is trusted through AWS_CA_BUNDLE: replication and
+// restore work over HTTPS.
+func TestS3ReplicaWithAPrivateCA(t *testing.T) {
+	ctx := context.Background()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("trench"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	dir := t.TempDir()
+	bundle := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(bundle, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
+	replica := "s3://trench/games?endpoint=" + srv.URL + "&region=us-east-1&forcePathStyle=true"
+
+	// Without the bundle the server's certificate is not trusted.
+	t.Setenv("AWS_CA_BUNDLE", "")
+	if _, err := db.OpenWith(ctx, filepath.Join(dir, "x.db"), db.Options{Replica: replica, Logger: slog.New(slog.DiscardHandler)}); err == nil {
+		t.Fatal("an S3 server with an unknown CA was trusted")
+	}
+	t.Setenv("AWS_CA_BUNDLE", bundle)
+	path := filepath.Join(dir, "trench.db")
+	store := openReplicated(t, path, replica)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	ply := playSome(t, store, id, 10, rand.New(rand.NewPCG(17, 18)))
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Restore(ctx, replica, filepath.Join(dir, "copy.db"), time.Time{})
+	if err != nil || r.Moves != ply {
+		t.Fatalf("restore over HTTPS with a private CA: %+v, %v; want %d moves", r, err, ply)
+	}
+	if os.Getenv("AWS_CA_BUNDLE") != bundle {
+		t.Fatal("AWS_CA_BUNDLE was not given back")
+	}
 }
