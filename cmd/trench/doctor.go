@@ -23,7 +23,7 @@ func doctorCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	}
 	results := doctor.Run(ctx, cfg)
 	for _, r := range results {
-		fmt.Fprintf(stdout, "%-4s  %-11s  %s\n", r.Status, r.Check, r.Message)
+		fmt.Fprintf(stdout, "%-4s  %-12s  %s\n", r.Status, r.Check, r.Message)
 	}
 	if doctor.Failed(results) {
 		return exitError(1)

@@ -15,5 +15,5 @@ func withReplicaChoice(err error, c serveConfig) error {
 	if !errors.As(err, &behind) {
 		return err
 	}
-	return fmt.Errorf("%w\n%s", err, doctor.ReplicaChoice(c.DB, behind.Replica))
+	return fmt.Errorf("%w\nnothing was replicated; %s", err, doctor.ReplicaChoice(c.DB, behind.Replica))
 }

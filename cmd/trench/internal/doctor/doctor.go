@@ -324,7 +324,7 @@ func checkReplica(ctx context.Context, c Config) Result {
 // ReplicaChoice says how to go on with a database behind its replica:
 // restore the replica's copy in its place, or start the replica anew.
 func ReplicaChoice(path, replica string) string {
-	return fmt.Sprintf(`nothing was replicated; choose one:
+	return fmt.Sprintf(`choose one:
   keep the replica's copy:       mv %[1]s %[1]s.behind && trench restore --from %[2]s %[1]s
                                  then start serve again as before
   replace it with this database: trench serve --replicate %[2]s --replica-overwrite (and your other flags)`, path, replica)
