@@ -231,7 +231,7 @@ func TestReplicationMetricsWhenTheReplicaFails(t *testing.T) {
 			metricsURL := fmt.Sprintf("http://127.0.0.1:%d/metrics", port)
 			hc := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}}
 			args := []string{"--addr", "127.0.0.1:0", "--db", path, "--replicate", replica, "--metrics-addr", fmt.Sprintf("127.0.0.1:%d", port)}
-			serveFor(args, 2*time.Second, func() {
+			err, _ = serveFor(args, 2*time.Second, func() {
 				if m := scrape(t, hc, metricsURL); sum(m, "trench_replication_behind_transactions", nil) != 0 {
 					t.Errorf("behind before the replica broke: %v", sum(m, "trench_replication_behind_transactions", nil))
 				}
@@ -279,6 +279,9 @@ func TestReplicationMetricsWhenTheReplicaFails(t *testing.T) {
 					}
 				}
 			})
+			if err == nil || !strings.Contains(err.Error(), "not sent to the replica") {
+				t.Errorf("stop with the replica failing: %v; want how many transactions were not sent", err)
+			}
 		})
 	}
 }
