@@ -95,7 +95,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // OpenWith is Open with options: with opt.Replica, the database is first
 // restored from the replica when its file is missing (opt.RestoreIfMissing),
 // and once open every committed transaction is streamed to the replica.
-// Errors: as Open, and a replica that cannot be reached or restored from.
+// Errors: as Open, a replica that cannot be reached or restored from, and
+// a database behind a non-empty replica (*BehindReplicaError) unless
+// opt.ReplicaOverwrite.
 func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("db: empty path")
@@ -130,7 +132,7 @@ func OpenWith(ctx context.Context, path string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	if opt.Replica != "" {
-		if db.repl, err = startReplication(ctx, path, opt.Replica, opt.Logger); err != nil {
+		if db.repl, err = startReplication(ctx, path, opt.Replica, opt.ReplicaOverwrite, opt.Logger); err != nil {
 			db.Close()
 			return nil, err
 		}

@@ -2,13 +2,16 @@ package db_test
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -192,8 +195,7 @@ func TestS3Replica(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
-	// The AWS SDK refuses a CA bundle from the environment together with
-	// the HTTP client Litestream gives it; loopback needs none.
+	// Plain HTTP on loopback: no CA bundle (see TestS3ReplicaWithAPrivateCA).
 	t.Setenv("AWS_CA_BUNDLE", "")
 	replica := "s3://trench/games?endpoint=http://" + ln.Addr().String() + "&region=us-east-1&forcePathStyle=true"
 
@@ -214,5 +216,182 @@ func TestS3Replica(t *testing.T) {
 	defer store.Close()
 	if g, err := store.Game(ctx, id); err != nil || g.Ply != ply {
 		t.Fatalf("restored from S3: ply %d (%v), want %d", g.Ply, err, ply)
+	}
+}
+
+// waitReplica waits until the replica has every transaction.
+func waitReplica(t *testing.T, store *db.DB) {
+	t.Helper()
+	if err := store.SyncReplica(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A database with fewer transactions than its replica (here a new, empty
+// one) does not replace the replica's copy: the start is refused, the
+// replica keeps its games, a restored copy replicates again, and only
+// ReplicaOverwrite starts the replica anew.
+func TestEmptyDatabaseDoesNotOverwriteItsReplica(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, replica := filepath.Join(dir, "trench.db"), "file://"+filepath.Join(dir, "replica")
+	store := openReplicated(t, path, replica)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	ply := playSome(t, store, id, 20, rand.New(rand.NewPCG(9, 10)))
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The server restarts on its own database: no refusal.
+	store = openReplicated(t, path, replica)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A new machine: served once without a replica, then with it.
+	fresh := filepath.Join(dir, "new", "trench.db")
+	os.MkdirAll(filepath.Dir(fresh), 0o700)
+	plain, err := db.Open(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Close()
+	local, remote, err := db.ReplicaPosition(ctx, fresh, replica)
+	if err != nil || local != 0 || remote == 0 {
+		t.Fatalf("positions of the new database: %d, %d, %v; want 0 and more", local, remote, err)
+	}
+	_, err = db.OpenWith(ctx, fresh, db.Options{Replica: replica, RestoreIfMissing: true, Logger: slog.New(slog.DiscardHandler)})
+	var behind *db.BehindReplicaError
+	if !errors.As(err, &behind) || behind.Local != 0 || behind.Remote != remote || behind.DB != fresh {
+		t.Fatalf("opening an empty database with a full replica: %v, want a BehindReplicaError", err)
+	}
+	time.Sleep(1500 * time.Millisecond) // what a started replication would have sent meanwhile
+	restored, err := db.Restore(ctx, replica, filepath.Join(dir, "check.db"), time.Time{})
+	if err != nil || restored.Games != 1 || restored.Moves != ply {
+		t.Fatalf("the replica after the refusal: %+v, %v; want 1 game of %d moves", restored, err, ply)
+	}
+
+	// A copy restored with trench restore replicates to the same replica.
+	copyPath := filepath.Join(dir, "copy", "trench.db")
+	if _, err := db.Restore(ctx, replica, copyPath, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	store = openReplicated(t, copyPath, replica)
+	more := playSome(t, store, id, 3, rand.New(rand.NewPCG(11, 12)))
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check2.db"), time.Time{}); err != nil || r.Moves != more {
+		t.Fatalf("after replicating the restored copy: %+v, %v; want %d moves", r, err, more)
+	}
+
+	// Overwriting is a choice.
+	store, err = db.OpenWith(ctx, fresh, db.Options{Replica: replica, ReplicaOverwrite: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("--replica-overwrite: %v", err)
+	}
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check3.db"), time.Time{}); err != nil || r.Games != 0 {
+		t.Fatalf("after overwriting: %+v, %v; want the new, empty database", r, err)
+	}
+}
+
+// breakReplica puts a file where the file replica's directory was, so
+// that no change reaches it any more.
+func breakReplica(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.Rename(dir, dir+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// When the replica takes nothing, the status says how many transactions
+// it lacks and since when (without waiting on it), and closing says how
+// many were not sent.
+func TestBrokenReplicaLagAndClose(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, replicaDir := filepath.Join(dir, "trench.db"), filepath.Join(dir, "replica")
+	store := openReplicated(t, path, "file://"+replicaDir)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	playSome(t, store, id, 5, rand.New(rand.NewPCG(13, 14)))
+	waitReplica(t, store)
+	breakReplica(t, replicaDir)
+	broke := time.Now()
+	playSome(t, store, id, 5, rand.New(rand.NewPCG(15, 16)))
+	time.Sleep(2 * time.Second)
+	st, err := store.Replication(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Behind == 0 || st.Lag < time.Second || st.Lag > time.Since(broke) {
+		t.Fatalf("status of a broken replica: %+v; want transactions behind, lagging between 1 s and %s", st, time.Since(broke))
+	}
+	start := time.Now()
+	for range 20 {
+		if _, err := store.Replication(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Fatalf("20 status reads took %s", d)
+	}
+	err = store.Close()
+	if err == nil || !strings.Contains(err.Error(), " not sent to the replica") {
+		t.Fatalf("closing with a broken replica: %v, want how many transactions were not sent", err)
+	}
+	t.Log(err)
+}
+
+// An S3-compatible server whose certificate a private CA signed (here
+// httptest's own) is trusted through AWS_CA_BUNDLE: replication and
+// restore work over HTTPS.
+func TestS3ReplicaWithAPrivateCA(t *testing.T) {
+	ctx := context.Background()
+	backend := s3mem.New()
+	if err := backend.CreateBucket("trench"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	dir := t.TempDir()
+	bundle := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(bundle, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret")
+	replica := "s3://trench/games?endpoint=" + srv.URL + "&region=us-east-1&forcePathStyle=true"
+
+	// Without the bundle the server's certificate is not trusted.
+	t.Setenv("AWS_CA_BUNDLE", "")
+	if _, err := db.OpenWith(ctx, filepath.Join(dir, "x.db"), db.Options{Replica: replica, Logger: slog.New(slog.DiscardHandler)}); err == nil {
+		t.Fatal("an S3 server with an unknown CA was trusted")
+	}
+	t.Setenv("AWS_CA_BUNDLE", bundle)
+	path := filepath.Join(dir, "trench.db")
+	store := openReplicated(t, path, replica)
+	u := users(t, store, "ann", "bob")
+	id := backupGame(t, store, u[0], u[1], "trench", "single")
+	ply := playSome(t, store, id, 10, rand.New(rand.NewPCG(17, 18)))
+	waitReplica(t, store)
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.Restore(ctx, replica, filepath.Join(dir, "copy.db"), time.Time{})
+	if err != nil || r.Moves != ply {
+		t.Fatalf("restore over HTTPS with a private CA: %+v, %v; want %d moves", r, err, ply)
+	}
+	if os.Getenv("AWS_CA_BUNDLE") != bundle {
+		t.Fatal("AWS_CA_BUNDLE was not given back")
 	}
 }

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
@@ -64,10 +67,76 @@ func newMetrics(store *db.DB, now func() time.Time, smtpOn func() bool) *metrics
 }
 
 // handler serves the registry together with the default one, which holds
-// the Go runtime, the process and Litestream's own metrics.
+// the Go runtime, the process and Litestream's own metrics (renamed, see
+// litestreamGatherer).
 func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(prometheus.Gatherers{m.reg, prometheus.DefaultGatherer},
+	return promhttp.HandlerFor(prometheus.Gatherers{m.reg, litestreamGatherer{prometheus.DefaultGatherer}},
 		promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+}
+
+// litestreamNames maps Litestream's metric names to ours, named as
+// Prometheus asks (a unit, counters ending in _total); a litestream_
+// family not in the map is left out.
+var litestreamNames = map[string]string{
+	"litestream_db_size":                            "trench_litestream_db_size_bytes",
+	"litestream_wal_size":                           "trench_litestream_wal_size_bytes",
+	"litestream_total_wal_bytes":                    "trench_litestream_wal_written_bytes_total",
+	"litestream_txid":                               "trench_litestream_txid",
+	"litestream_sync_count":                         "trench_litestream_syncs_total",
+	"litestream_sync_error_count":                   "trench_litestream_sync_errors_total",
+	"litestream_sync_seconds":                       "trench_litestream_sync_seconds_total",
+	"litestream_disk_full":                          "trench_litestream_disk_full",
+	"litestream_checkpoint_count":                   "trench_litestream_checkpoints_total",
+	"litestream_checkpoint_error_count":             "trench_litestream_checkpoint_errors_total",
+	"litestream_checkpoint_seconds":                 "trench_litestream_checkpoint_seconds_total",
+	"litestream_replica_operation_total":            "trench_litestream_replica_operations_total",
+	"litestream_replica_operation_bytes":            "trench_litestream_replica_operation_bytes_total",
+	"litestream_replica_operation_duration_seconds": "trench_litestream_replica_operation_duration_seconds",
+	"litestream_replica_operation_errors_total":     "trench_litestream_replica_operation_errors_total",
+}
+
+// litestreamGatherer gathers from g with Litestream's families renamed
+// (litestreamNames) and without their "db" label, which holds the
+// database's absolute path (there is one database).
+type litestreamGatherer struct{ g prometheus.Gatherer }
+
+func (l litestreamGatherer) Gather() ([]*dto.MetricFamily, error) {
+	fams, err := l.g.Gather()
+	out := fams[:0]
+	for _, f := range fams {
+		name := f.GetName()
+		if !strings.HasPrefix(name, "litestream_") {
+			out = append(out, f)
+			continue
+		}
+		ours, ok := litestreamNames[name]
+		if !ok {
+			continue
+		}
+		f.Name = &ours
+		seen := map[string]bool{}
+		kept := f.Metric[:0]
+		for _, m := range f.Metric {
+			labels := m.Label[:0]
+			var key strings.Builder
+			for _, lp := range m.Label {
+				if lp.GetName() != "db" {
+					labels = append(labels, lp)
+					key.WriteString(lp.GetName() + "=" + lp.GetValue() + ",")
+				}
+			}
+			m.Label = labels
+			if !seen[key.String()] {
+				seen[key.String()] = true
+				kept = append(kept, m)
+			}
+		}
+		f.Metric = kept
+		out = append(out, f)
+	}
+	// Renamed families sort among ours.
+	slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
+	return out, err
 }
 
 // job counts one round of a background job.
@@ -193,7 +262,7 @@ var (
 	descReplBehind = prometheus.NewDesc("trench_replication_behind_transactions",
 		"Transactions the replica lacks (0: in sync).", nil, nil) // not shown
 	descReplLag = prometheus.NewDesc("trench_replication_lag_seconds",
-		"Seconds since the replica was last caught up, 0 when it is in sync.", nil, nil) // not shown
+		"Age in seconds of the oldest transaction the replica lacks, 0 when it is in sync.", nil, nil) // not shown
 	descScrapeErr = prometheus.NewDesc("trench_metrics_read_errors",
 		"1 when the last scrape could not read the database's figures.", nil, nil) // not shown
 )
@@ -238,6 +307,8 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(descDue, float64(mail), "mail")
 	gauge(descSignedIn, float64(s.seen(now.Add(-24*time.Hour))))
+	// The replica's status is the one last seen: a scrape never waits on
+	// the replica.
 	r, err := s.db.Replication(ctx)
 	if err != nil {
 		failed = 1
@@ -245,9 +316,7 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	on, lag := 0.0, 0.0
 	if r.On {
 		on = 1
-		if r.Behind > 0 && !r.LastSync.IsZero() {
-			lag = now.Sub(r.LastSync).Seconds()
-		}
+		lag = r.Lag.Seconds()
 	}
 	gauge(descReplOn, on)
 	gauge(descReplBehind, float64(r.Behind))

@@ -17,7 +17,8 @@ func doctorCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica, KeyFile: c.KeyFile}
+	cfg := doctor.Config{DB: c.DB, BaseURL: c.BaseURL, TLS: c.TLS, SMTP: c.SMTP, Replica: c.Replica, KeyFile: c.KeyFile, MetricsAddr: c.MetricsAddr,
+		MetricsToken: c.MetricsToken}
 	if len(c.TLS.Domains) > 0 {
 		cfg.TimeURL = c.TLS.Directory
 	} else {
@@ -25,7 +26,7 @@ func doctorCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	}
 	results := doctor.Run(ctx, cfg)
 	for _, r := range results {
-		fmt.Fprintf(stdout, "%-4s  %-11s  %s\n", r.Status, r.Check, r.Message)
+		fmt.Fprintf(stdout, "%-4s  %-12s  %s\n", r.Status, r.Check, r.Message)
 	}
 	if doctor.Failed(results) {
 		return exitError(1)

@@ -14,7 +14,8 @@ import (
 // restoreCommand runs `trench restore --from URL [--timestamp T] DEST`:
 // the replica's copy of the database (the latest, or as it was at T) is
 // written to DEST, a new file, then checked like a backup (integrity, and
-// every game replayed from its moves).
+// every game replayed from its moves). It says which moment it restored:
+// the last change that reached the replica at or before T.
 func restoreCommand(ctx context.Context, stdout io.Writer, args []string) error {
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	from := fs.String("from", env("TRENCH_REPLICATE", ""), "the replica: file:///path or s3://bucket/path (TRENCH_REPLICATE)")
@@ -33,7 +34,7 @@ func restoreCommand(ctx context.Context, stdout io.Writer, args []string) error 
 		}
 	}
 	dest := pos[0]
-	checked, err := db.Restore(ctx, *from, dest, at)
+	restored, err := db.Restore(ctx, *from, dest, at)
 	if err != nil {
 		return err
 	}
@@ -41,11 +42,12 @@ func restoreCommand(ctx context.Context, stdout io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	when := "the latest state"
+	moment := restored.At.UTC().Format(time.RFC3339)
+	when := "the latest state, of " + moment
 	if !at.IsZero() {
-		when = "the state at " + at.UTC().Format(time.RFC3339)
+		when = fmt.Sprintf("the state of %s (the last change at or before %s)", moment, at.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(stdout, "restored %s to %s: %s, %d bytes, integrity ok, %d games and %d moves replayed\n",
-		when, dest, "from the replica", info.Size(), checked.Games, checked.Moves)
+		when, dest, "from the replica", info.Size(), restored.Games, restored.Moves)
 	return nil
 }

@@ -76,6 +76,10 @@ type serveConfig struct {
 	PprofAddr string
 	// AdminTournaments lets only administrators create tournaments.
 	AdminTournaments bool
+
+	// ReplicaOverwrite starts the replica anew from this database even
+	// when the database is behind it.
+	ReplicaOverwrite bool
 }
 
 // parseServeFlags reads the flags of serve (with the environment as
@@ -106,6 +110,7 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 		return c, fmt.Errorf("TRENCH_RESTORE_IF_MISSING: %w", err)
 	}
 	fs.BoolVar(&c.Restore, "restore-if-missing", restoreDefault, "with --replicate, restore the database from the replica when its file is missing (TRENCH_RESTORE_IF_MISSING)")
+	fs.BoolVar(&c.ReplicaOverwrite, "replica-overwrite", false, "with --replicate, start even when the database is behind the replica (new or older): the replica then starts anew from this database")
 	var domains listFlag
 	fs.Var(&domains, "domain", "serve HTTPS for this domain with a certificate from the ACME CA; repeatable (TRENCH_DOMAIN, separated by commas)")
 	fs.StringVar(&c.TLS.Directory, "acme-directory", env("TRENCH_ACME_DIRECTORY", https.LetsEncrypt), "the ACME CA's directory URL (TRENCH_ACME_DIRECTORY)")
@@ -215,8 +220,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 const serveGCPercent = 400
 
 // serve runs the server until ctx is done, then shuts it down cleanly:
-// in-flight requests finish (up to 10 s) and the database is closed.
-func serve(ctx context.Context, args []string) error {
+// in-flight requests finish (up to 10 s) and the database is closed;
+// a replica that could not take every transaction makes it an error.
+func serve(ctx context.Context, args []string) (err error) {
 	c, err := parseServeFlags("serve", args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -250,11 +256,17 @@ func serve(ctx context.Context, args []string) error {
 		debug.SetGCPercent(serveGCPercent)
 	}
 
-	store, err := db.OpenWith(ctx, c.DB, db.Options{Replica: c.Replica, RestoreIfMissing: c.Restore, Logger: logger})
+	store, err := db.OpenWith(ctx, c.DB, db.Options{Replica: c.Replica, RestoreIfMissing: c.Restore,
+		ReplicaOverwrite: c.ReplicaOverwrite, Logger: logger})
 	if err != nil {
-		return err
+		return withReplicaChoice(err, c)
 	}
-	defer store.Close()
+	defer func() {
+		if cerr := store.Close(); cerr != nil {
+			logger.Error("database closed", "err", cerr)
+			err = errors.Join(err, cerr)
+		}
+	}()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
 		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, ComputerGames: computerGames(c.ComputerGames), TournamentsByAdminsOnly: c.AdminTournaments,

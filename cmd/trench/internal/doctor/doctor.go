@@ -11,11 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
 
 	"github.com/trench-games/trench/cmd/trench/internal/https"
 	"github.com/trench-games/trench/db"
@@ -51,6 +55,12 @@ type Config struct {
 	// KeyFile is the session cookie's key file; "" for the default beside
 	// the database.
 	KeyFile string
+	// MetricsAddr is serve's --metrics-addr: the running server is asked
+	// there how far its replica is ("" when it serves none).
+	MetricsAddr string
+	// MetricsToken is serve's --metrics-token, sent as the bearer token
+	// of that request ("" for none).
+	MetricsToken string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// TimeURL, when not empty, is an HTTPS URL whose Date header the clock
@@ -67,14 +77,15 @@ const (
 	// (autocert renews 30 days ahead, so 14 days left means renewals fail).
 	certFail = 14 * 24 * time.Hour
 	certWarn = 30 * 24 * time.Hour
-	// replicaLag is how far the replica may trail the database's last write.
-	replicaLag = 2 * time.Minute
+	// replicaLag is how old the oldest transaction the replica lacks may
+	// be (Litestream sends every second).
+	replicaLag = 15 * time.Second
 	// clockSkew is the largest difference with a reference clock accepted.
 	clockSkew = 2 * time.Minute
 )
 
 // Run runs every check, in order: files, disk, integrity, schema,
-// certificate, smtp, replication, clock.
+// certificate, smtp, replication, replica-disk, clock.
 func Run(ctx context.Context, c Config) []Result {
 	if c.Now == nil {
 		c.Now = time.Now
@@ -96,6 +107,7 @@ func Run(ctx context.Context, c Config) []Result {
 		checkCertificate(c),
 		checkSMTP(ctx, c),
 		checkReplica(ctx, c),
+		checkReplicaDisk(c),
 		checkClock(ctx, c, in),
 	}
 }
@@ -308,28 +320,154 @@ func checkSMTP(ctx context.Context, c Config) Result {
 	return Result{"smtp", OK, fmt.Sprintf("mail server %s accepts the connection and the credentials", c.SMTP.Addr)}
 }
 
+// checkReplica reads the replica (is it there, is the database behind
+// it?), then asks the running server how far the replica trails.
 func checkReplica(ctx context.Context, c Config) Result {
 	if c.Replica == "" {
 		return Result{"replication", Skip, "no --replicate: no continuous copy of the database elsewhere"}
 	}
-	updated, err := db.ReplicaUpdatedAt(ctx, c.Replica)
+	replica := db.Redact(c.Replica)
+	local, remote, err := db.ReplicaPosition(ctx, c.DB, c.Replica)
 	if err != nil {
-		return Result{"replication", Fail, fmt.Sprintf("%v: check --replicate and the credentials", err)}
+		msg := fmt.Sprintf("%v: check --replicate and the credentials", err)
+		if c.MetricsAddr != "" {
+			if st, serr := askServer(ctx, c.MetricsAddr, c.MetricsToken); serr == nil && st.on {
+				msg += fmt.Sprintf("; the running server says the replica lacks %.0f transactions, the oldest for %s", st.behind, st.lag.Round(time.Second))
+			}
+		}
+		return Result{"replication", Fail, msg}
 	}
-	if updated.IsZero() {
-		return Result{"replication", Fail, fmt.Sprintf("the replica %s holds nothing: is serve running with --replicate?", db.Redact(c.Replica))}
+	if remote == 0 {
+		return Result{"replication", Fail, fmt.Sprintf("the replica %s holds nothing: is serve running with --replicate?", replica)}
 	}
-	var last time.Time
-	for _, p := range []string{c.DB, c.DB + "-wal"} {
-		if info, err := os.Stat(p); err == nil && info.ModTime().After(last) {
-			last = info.ModTime()
+	if local < remote {
+		if _, err := os.Stat(c.DB); err != nil {
+			return Result{"replication", OK, fmt.Sprintf("no database at %s: serve --replicate restores it from the replica %s (transaction %d)", c.DB, replica, remote)}
+		}
+		return Result{"replication", Fail, fmt.Sprintf("%s is behind its replica %s (transaction %d here, %d in the replica): serve --replicate refuses to start; %s",
+			c.DB, replica, local, remote, ReplicaChoice(c.DB, replica))}
+	}
+	if c.MetricsAddr == "" {
+		return Result{"replication", Warn, fmt.Sprintf("the replica %s holds transaction %d; to know whether it keeps up, give serve and doctor --metrics-addr (doctor asks the running server there)", replica, remote)}
+	}
+	st, err := askServer(ctx, c.MetricsAddr, c.MetricsToken)
+	if err != nil {
+		return Result{"replication", Warn, fmt.Sprintf("could not ask the running server (%v): is serve running with --metrics-addr %s?", err, c.MetricsAddr)}
+	}
+	switch {
+	case !st.on:
+		return Result{"replication", Fail, fmt.Sprintf("the server answering on %s does not replicate: start it with --replicate %s", c.MetricsAddr, replica)}
+	case st.behind > 0 && st.lag > replicaLag:
+		return Result{"replication", Fail, fmt.Sprintf("the running server says the replica %s lacks %.0f transactions, the oldest for %s: see serve's log (full disk, permissions, credentials, the replica's server)",
+			replica, st.behind, st.lag.Round(time.Second))}
+	case st.behind > 0:
+		return Result{"replication", OK, fmt.Sprintf("the running server is sending %.0f transactions to the replica %s (the oldest %s ago)", st.behind, replica, st.lag.Round(time.Second))}
+	}
+	return Result{"replication", OK, fmt.Sprintf("the running server says the replica %s is up to date", replica)}
+}
+
+// ReplicaChoice says how to go on with a database behind its replica:
+// restore the replica's copy in its place, or start the replica anew.
+func ReplicaChoice(path, replica string) string {
+	return fmt.Sprintf(`choose one:
+  keep the replica's copy:       mv %[1]s %[1]s.behind && trench restore --from %[2]s %[1]s
+                                 then start serve again as before
+  replace it with this database: trench serve --replicate %[2]s --replica-overwrite (and your other flags)`, path, replica)
+}
+
+// serverReplication is what the running server's metrics say of its
+// replica.
+type serverReplication struct {
+	on     bool
+	behind float64
+	lag    time.Duration
+}
+
+// askServer reads the replication figures from the metrics serve
+// exposes at addr (an address without a host means this machine).
+func askServer(ctx context.Context, addr, token string) (serverReplication, error) {
+	var st serverReplication
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return st, err
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
 		}
 	}
-	if lag := last.Sub(updated); lag > replicaLag {
-		return Result{"replication", Fail, fmt.Sprintf("the replica %s last changed %s, %s before the database's last write: is serve running with --replicate? see its log",
-			db.Redact(c.Replica), updated.UTC().Format(time.RFC3339), lag.Round(time.Second))}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/metrics", nil)
+	if err != nil {
+		return st, err
 	}
-	return Result{"replication", OK, fmt.Sprintf("the replica %s is up to date (last change %s)", db.Redact(c.Replica), updated.UTC().Format(time.RFC3339))}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := metricsClient.Do(req)
+	if err != nil {
+		return st, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return st, fmt.Errorf("GET /metrics: %s", res.Status)
+	}
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(res.Body)
+	if err != nil {
+		return st, fmt.Errorf("GET /metrics: %w", err)
+	}
+	gauge := func(name string) (float64, bool) {
+		f, ok := fams[name]
+		if !ok || len(f.GetMetric()) == 0 {
+			return 0, false
+		}
+		return f.GetMetric()[0].GetGauge().GetValue(), true
+	}
+	on, ok := gauge("trench_replication_enabled")
+	if !ok {
+		return st, fmt.Errorf("no trench_replication_enabled in /metrics: is it trench's?")
+	}
+	st.on = on == 1
+	st.behind, _ = gauge("trench_replication_behind_transactions")
+	lag, _ := gauge("trench_replication_lag_seconds")
+	st.lag = time.Duration(lag * float64(time.Second))
+	return st, nil
+}
+
+// metricsClient asks the running server (on this machine, no proxy).
+var metricsClient = &http.Client{Transport: &http.Transport{Proxy: nil}}
+
+// checkReplicaDisk warns when the file system a file:// replica goes to
+// has little space left: a full one stops replication.
+func checkReplicaDisk(c Config) Result {
+	u, err := url.Parse(c.Replica)
+	if c.Replica == "" || err != nil || u.Scheme != "file" {
+		return Result{"replica-disk", Skip, "no file:// replica"}
+	}
+	dir := u.Path
+	for {
+		if _, err := os.Stat(dir); err == nil || dir == filepath.Dir(dir) {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	free, err := diskFree(dir)
+	if err != nil {
+		return Result{"replica-disk", Warn, fmt.Sprintf("free space on %s: %v", dir, err)}
+	}
+	var size uint64
+	if info, err := os.Stat(c.DB); err == nil {
+		size = uint64(info.Size())
+	}
+	need := 2*size + minFree
+	if free < need {
+		return Result{"replica-disk", Warn, fmt.Sprintf("%s free on %s, where the replica goes; want at least %s (a snapshot is a copy of the database): when it fills, replication stops",
+			mb(free), dir, mb(need))}
+	}
+	return Result{"replica-disk", OK, fmt.Sprintf("%s free on %s, where the replica goes", mb(free), dir)}
 }
 
 func checkClock(ctx context.Context, c Config, in *db.Inspection) Result {

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -69,7 +70,7 @@ func want(t *testing.T, r Result, s Status, words ...string) {
 func TestAHealthyInstallation(t *testing.T) {
 	path := newDatabase(t)
 	rs := Run(context.Background(), Config{DB: path})
-	if len(rs) != 8 || Failed(rs) {
+	if len(rs) != 9 || Failed(rs) {
 		t.Fatalf("a new installation: %+v", rs)
 	}
 	for _, r := range rs {
@@ -186,6 +187,29 @@ func TestSMTP(t *testing.T) {
 	want(t, checkSMTP(context.Background(), Config{}), Skip)
 }
 
+// metricsServer answers /metrics with the replication figures given.
+func metricsServer(t *testing.T, enabled, behind, lag float64) string {
+	t.Helper()
+	return metricsServerWith(t, "", enabled, behind, lag)
+}
+
+// metricsServerWith is metricsServer asking for a bearer token ("" for
+// none), as serve's --metrics-token does.
+func metricsServerWith(t *testing.T, token string, enabled, behind, lag float64) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token != "" && r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprintf(w, "# TYPE trench_replication_enabled gauge\ntrench_replication_enabled %v\n", enabled)
+		fmt.Fprintf(w, "# TYPE trench_replication_behind_transactions gauge\ntrench_replication_behind_transactions %v\n", behind)
+		fmt.Fprintf(w, "# TYPE trench_replication_lag_seconds gauge\ntrench_replication_lag_seconds %v\n", lag)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.Listener.Addr().String()
+}
+
 func TestReplication(t *testing.T) {
 	ctx := context.Background()
 	path := newDatabase(t)
@@ -197,16 +221,53 @@ func TestReplication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := store.CreateUser(ctx, "ann", "hash", time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	if err := store.SyncReplica(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want(t, checkReplica(ctx, Config{DB: path, Replica: replica}), OK, "up to date")
-	later := time.Now().Add(10 * time.Minute)
-	os.Chtimes(path, later, later)
-	want(t, checkReplica(ctx, Config{DB: path, Replica: replica}), Fail, "before the database's last write")
+	// Without the server's metrics, doctor cannot tell.
+	want(t, checkReplica(ctx, Config{DB: path, Replica: replica}), Warn, "--metrics-addr")
+	// The running server is asked, whatever the files' times say.
+	c := Config{DB: path, Replica: replica, MetricsAddr: metricsServer(t, 1, 0, 0)}
+	want(t, checkReplica(ctx, c), OK, "up to date")
+	c.MetricsAddr = metricsServer(t, 1, 150, 39)
+	want(t, checkReplica(ctx, c), Fail, "lacks 150 transactions, the oldest for 39s")
+	c.MetricsAddr = metricsServer(t, 1, 2, 0.5)
+	want(t, checkReplica(ctx, c), OK, "sending 2")
+	c.MetricsAddr = metricsServer(t, 0, 0, 0)
+	want(t, checkReplica(ctx, c), Fail, "does not replicate")
+	// A server whose metrics ask for a token is asked with it.
+	c.MetricsAddr, c.MetricsToken = metricsServerWith(t, "s3cret", 1, 0, 0), "s3cret"
+	want(t, checkReplica(ctx, c), OK, "up to date")
+	c.MetricsToken = ""
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	closed.Close()
+	c.MetricsAddr = closed.Addr().String()
+	want(t, checkReplica(ctx, c), Warn, "is serve running")
+
+	// A new, empty database beside that replica.
+	fresh := newDatabase(t)
+	want(t, checkReplica(ctx, Config{DB: fresh, Replica: replica}), Fail, "behind its replica", "trench restore --from "+replica+" "+fresh, "--replica-overwrite")
+}
+
+func TestReplicaDisk(t *testing.T) {
+	path := newDatabase(t)
+	replica := "file://" + filepath.Join(filepath.Dir(path), "not", "yet", "replica")
+	want(t, checkReplicaDisk(Config{DB: path}), Skip)
+	want(t, checkReplicaDisk(Config{DB: path, Replica: "s3://bucket/x"}), Skip)
+	want(t, checkReplicaDisk(Config{DB: path, Replica: replica}), OK, "where the replica goes")
+	defer func(f func(string) (uint64, error)) { diskFree = f }(diskFree)
+	var asked string
+	diskFree = func(dir string) (uint64, error) { asked = dir; return 10 << 20, nil }
+	want(t, checkReplicaDisk(Config{DB: path, Replica: replica}), Warn, "10.0 MB free", "replication stops")
+	if asked != filepath.Dir(path) {
+		t.Errorf("free space asked of %s, want the replica's nearest existing directory %s", asked, filepath.Dir(path))
+	}
 }
 
 func TestClock(t *testing.T) {
