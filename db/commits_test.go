@@ -200,6 +200,7 @@ func TestOnlyTheWriteConnectionWrites(t *testing.T) {
 		"CheckFile":         "mode=ro&immutable=1",
 		"FileSchemaVersion": "mode=ro",
 		"Inspect":           "mode=ro, and :memory: for the schema this binary makes",
+		"Fill":              "a new database for measurement, filled before any server opens it",
 	}
 	fset := token.NewFileSet()
 	var opens, writeUses []string

@@ -245,8 +245,10 @@ func Fill(ctx context.Context, path string, opt FillOptions) (FillResult, error)
 		return res, err
 	}
 	res = f.res
-	if _, err := w.ExecContext(ctx, `ANALYZE`); err != nil {
-		return res, fmt.Errorf("db: fill: analyze: %w", err)
+	for _, t := range analysedTables {
+		if _, err := w.ExecContext(ctx, `ANALYZE `+t); err != nil {
+			return res, fmt.Errorf("db: fill: analyze: %w", err)
+		}
 	}
 	if _, err := w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return res, fmt.Errorf("db: fill: checkpoint: %w", err)

@@ -192,16 +192,33 @@ func (a *App) RegisterMetrics(cs ...prometheus.Collector) error {
 func (a *App) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
+		req := c.Request()
+		// A page's queries stop when its client goes (the request's
+		// context reaches SQLite) or, for a read, once its answer could no
+		// longer be written: a slow page never keeps a connection of the
+		// read pool from the others. The event streams last.
+		if (req.Method == http.MethodGet || req.Method == http.MethodHead) && !strings.HasSuffix(req.URL.Path, "/events") {
+			ctx, cancel := context.WithTimeout(req.Context(), RequestDeadline)
+			defer cancel()
+			c.SetRequest(req.WithContext(ctx))
+		}
+		w := &sentWriter{ResponseWriter: c.Response().Writer}
+		c.Response().Writer = w
 		if err := next(c); err != nil {
 			c.Error(err)
 		}
 		d := time.Since(start)
-		req := c.Request()
 		route := c.Path()
 		if c.Response().Status == http.StatusNotFound && !a.knownRoute(req.Method, route) {
 			route = "unmatched" // keep unknown paths out of the labels
 		}
+		// What the client really got: nothing when it went away before
+		// the answer was written, or when writing it failed (a write
+		// timeout, a closed connection).
 		code := c.Response().Status
+		if w.err != nil || (req.Context().Err() != nil && !w.wrote) {
+			code = StatusClientGone
+		}
 		method := metricMethod(req.Method)
 		a.metrics.requests.WithLabelValues(method, route, strconv.Itoa(code)).Inc()
 		a.metrics.latency.WithLabelValues(method, route).Observe(d.Seconds())
@@ -229,6 +246,43 @@ func metricMethod(m string) string {
 	}
 	return "OTHER"
 }
+
+// RequestDeadline is how long a read (GET or HEAD, not an event stream)
+// may take: just less than the server's write timeout, after which its
+// answer could no longer be sent.
+const RequestDeadline = 25 * time.Second
+
+// StatusClientGone is the status the access log and the metrics give a
+// request whose client got no answer: it went away first, or the answer
+// could not be written (nginx's 499).
+const StatusClientGone = 499
+
+// sentWriter remembers whether an answer was written, and the first
+// error writing it.
+type sentWriter struct {
+	http.ResponseWriter
+	wrote bool
+	err   error
+}
+
+func (w *sentWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	w.wrote = w.wrote || n > 0
+	return n, err
+}
+
+// Flush passes on to the writer below (the event streams flush).
+func (w *sentWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the writer below.
+func (w *sentWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // knownRoute says whether method and path name a registered route.
 func (a *App) knownRoute(method, path string) bool {

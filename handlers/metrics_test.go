@@ -4,17 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
 )
 
@@ -160,5 +162,51 @@ func TestMetricsPlayersCountsHumans(t *testing.T) {
 	if text := rec.Body.String(); !strings.Contains(text, "\ntrench_players 2\n") {
 		i := strings.Index(text, "\ntrench_players ")
 		t.Errorf("want trench_players 2 (carol and dave), got %q", text[i+1:i+1+strings.Index(text[i+1:], "\n")])
+	}
+}
+
+// failingWriter is a connection whose answer cannot be written (its
+// write timeout passed, or the client closed it).
+type failingWriter struct{ header http.Header }
+
+func (w *failingWriter) Header() http.Header { return w.header }
+
+func (w *failingWriter) WriteHeader(int) {}
+
+func (w *failingWriter) Write([]byte) (int, error) { return 0, errors.New("write: broken pipe") }
+
+// TestAccessLogSaysWhatTheClientGot: a page whose answer could not be
+// written, or whose client went away before it, is logged (and counted)
+// with status 499, not 200, and a client gone is not a server error.
+func TestAccessLogSaysWhatTheClientGot(t *testing.T) {
+	ctx := context.Background()
+	store, err := db.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var logs lockedBuffer
+	e, _, err := handlers.New(ctx, store, handlers.Config{AccessLog: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ServeHTTP(&failingWriter{header: http.Header{}}, httptest.NewRequest("GET", "/archive", nil))
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/archive", nil).WithContext(gone))
+	e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/rules", nil))
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	var requests []string
+	for _, l := range lines {
+		if strings.Contains(l, "msg=request ") {
+			requests = append(requests, l)
+		}
+		if strings.Contains(l, "request failed") {
+			t.Errorf("a client gone is logged as a server error: %s", l)
+		}
+	}
+	if len(requests) != 3 || !strings.Contains(requests[0], "route=/archive status=499") ||
+		!strings.Contains(requests[1], "route=/archive status=499") || !strings.Contains(requests[2], "route=/rules status=200") {
+		t.Fatalf("the access log:\n%s", logs.String())
 	}
 }

@@ -93,6 +93,9 @@ func statusOf(c echo.Context, err error) (int, string) {
 		}
 		return he.Code, views.T(ctx, msg)
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return http.StatusServiceUnavailable, views.T(ctx, "This page took too long to make; try again in a moment.")
+	}
 	status, ok := statusOfKind[db.KindOf(err)]
 	if !ok {
 		status = http.StatusInternalServerError
@@ -184,6 +187,9 @@ func rulesDetail(err error) string {
 func (a *App) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
+	}
+	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+		return // the client went away: there is no one to answer (observe logs it)
 	}
 	if c.Get("lang") == nil {
 		setLanguage(c, "") // an error met before the viewer was known

@@ -591,3 +591,22 @@ func TestBenchReadsTheServersAnswers(t *testing.T) {
 	}
 	t.Logf("%d answers read alike, %d of finished games", answers, finished)
 }
+
+// TestBenchFill: `trench bench --fill N --db FILE` makes a database of N
+// games and says so; a file that exists is refused.
+func TestBenchFill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "filled.db")
+	var out bytes.Buffer
+	if err := Command(context.Background(), &out, []string{"--fill", "200", "--db", path}); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "fill: 200 games (4 in progress)") {
+		t.Fatalf("report:\n%s", out.String())
+	}
+	if err := Command(context.Background(), io.Discard, []string{"--fill", "10", "--db", path}); err == nil {
+		t.Fatal("a fill over an existing database was accepted")
+	}
+	if err := Command(context.Background(), io.Discard, []string{"--fill", "10"}); err == nil {
+		t.Fatal("a fill without --db was accepted")
+	}
+}
