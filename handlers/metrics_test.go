@@ -169,10 +169,8 @@ func TestMetricsPlayersCountsHumans(t *testing.T) {
 // write timeout passed, or the client closed it).
 type failingWriter struct{ header http.Header }
 
-func (w *failingWriter) Header() http.Header { return w.header }
-
-func (w *failingWriter) WriteHeader(int) {}
-
+func (w *failingWriter) Header() http.Header       { return w.header }
+func (w *failingWriter) WriteHeader(int)           {}
 func (w *failingWriter) Write([]byte) (int, error) { return 0, errors.New("write: broken pipe") }
 
 // TestAccessLogSaysWhatTheClientGot: a page whose answer could not be
