@@ -47,12 +47,16 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/signout", auth.signOut)
 	site.GET("/settings", auth.settings, requireUser)
 	site.POST("/settings/password", auth.changePassword, requireUser)
-	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" }}
+	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" },
+		pushKey: a.push.keys.Public}
 	auth.settingsPage = notify.settingsPage
 	notify.sessionRows = auth.sessionRows
 	site.POST("/settings/signout-everywhere", auth.signOutEverywhere, requireUser)
 	site.POST("/settings/notifications", notify.saveNotify, requireUser)
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
+	push := &pushHandler{db: a.db, push: a.push, now: a.cfg.Now, settingsPage: notify.settingsPage}
+	site.POST("/settings/push", push.subscribe, requireUser)
+	site.POST("/settings/push/:id/delete", push.unsubscribe, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
 	account := newAccountHandler(accountHandler{db: a.db, sessions: a.sessions, cost: a.cfg.BcryptCost, now: a.cfg.Now,

@@ -291,6 +291,7 @@ func serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	app.StartPush(ctx)
 	if secure != nil {
 		// The certificates are obtained now rather than at the first
 		// visit, checked every hour, and their expiry is on /metrics.
