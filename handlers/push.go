@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/static"
 	"github.com/trench-games/trench/views"
 )
 
@@ -474,4 +475,34 @@ func (h *pushHandler) unsubscribe(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?push=removed#push")
+}
+
+// serviceWorker serves /sw.js at the root, so that its scope is the
+// whole site: never cached without asking (a new version reaches every
+// browser at its next visit).
+func serviceWorker(c echo.Context) error {
+	b, err := static.FS.ReadFile("sw.js")
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Service-Worker-Allowed", "/")
+	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", b)
+}
+
+// manifest serves /manifest.webmanifest.
+func manifest(c echo.Context) error {
+	b, err := json.Marshal(views.AppManifest())
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.Blob(http.StatusOK, "application/manifest+json", b)
+}
+
+// offline serves the page the service worker keeps for when the network
+// is gone, in the reader's language.
+func offline(c echo.Context) error {
+	return render(c, http.StatusOK, views.OfflineView(), nil)
 }

@@ -666,3 +666,67 @@ func TestPushVAPIDKeyMadeAtFirstStartPrivateAndKept(t *testing.T) {
 		t.Errorf("after a restart the key is %q, want the same %q", again, first)
 	}
 }
+
+func TestManifestServiceWorkerAndOfflinePage(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	get := func(path string) (*http.Response, []byte) {
+		res, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", path, res.StatusCode)
+		}
+		return res, b
+	}
+	res, body := get("/manifest.webmanifest")
+	if ct := res.Header.Get("Content-Type"); ct != "application/manifest+json" {
+		t.Errorf("manifest's Content-Type %q", ct)
+	}
+	var m struct {
+		Name       string `json:"name"`
+		ShortName  string `json:"short_name"`
+		StartURL   string `json:"start_url"`
+		Display    string `json:"display"`
+		ThemeColor string `json:"theme_color"`
+		Icons      []struct{ Src, Sizes, Type string }
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Name == "" || m.ShortName == "" || m.StartURL != "/" || m.Display != "standalone" {
+		t.Errorf("manifest %s", body)
+	}
+	sizes := map[string]bool{}
+	for _, ic := range m.Icons {
+		r, b := get(ic.Src)
+		if r.Header.Get("Content-Type") != ic.Type || len(b) == 0 {
+			t.Errorf("icon %s: Content-Type %q, want %q", ic.Src, r.Header.Get("Content-Type"), ic.Type)
+		}
+		sizes[ic.Sizes] = true
+	}
+	if !sizes["192x192"] || !sizes["512x512"] || !sizes["any"] {
+		t.Errorf("icon sizes %v, want 192, 512 and any", sizes)
+	}
+	c.Get("/")
+	if tc, _ := c.Last.Find(`meta[name="theme-color"]`).Attr("content"); tc != m.ThemeColor {
+		t.Errorf("the page's theme colour %q differs from the manifest's %q", tc, m.ThemeColor)
+	}
+	if href, _ := c.Last.Find(`link[rel="manifest"]`).Attr("href"); href != "/manifest.webmanifest" {
+		t.Errorf("the page links the manifest %q", href)
+	}
+	res, body = get("/sw.js")
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/javascript") || res.Header.Get("Service-Worker-Allowed") != "/" ||
+		!bytes.Contains(body, []byte("notificationclick")) {
+		t.Errorf("/sw.js: %q, Service-Worker-Allowed %q", res.Header.Get("Content-Type"), res.Header.Get("Service-Worker-Allowed"))
+	}
+	c.AcceptLanguage = "fr"
+	c.Get("/offline")
+	c.wantStatus(http.StatusOK)
+	if got := c.text("h1"); got != "Vous êtes hors ligne" {
+		t.Errorf("the offline page says %q in French", got)
+	}
+}

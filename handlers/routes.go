@@ -23,6 +23,10 @@ func (a *App) routes(e *echo.Echo) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	})))
+	// The service worker and the manifest live at the root: a worker's
+	// scope is the folder it is served from.
+	e.GET("/sw.js", serviceWorker)
+	e.GET("/manifest.webmanifest", manifest)
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
@@ -56,6 +60,7 @@ func (a *App) routes(e *echo.Echo) {
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
 	push := &pushHandler{db: a.db, push: a.push, now: a.cfg.Now, settingsPage: notify.settingsPage}
 	site.POST("/settings/push", push.subscribe, requireUser)
+	site.GET("/offline", offline)
 	site.POST("/settings/push/:id/delete", push.unsubscribe, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
