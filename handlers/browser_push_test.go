@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/chromedp"
 
@@ -17,7 +18,8 @@ import (
 // TestBrowserPushShowsTheNotification: in Chromium the pages register the
 // service worker with the scope of the whole site, the settings page
 // offers "Notify me on this device" instead of its line for browsers
-// without push, and a push message delivered to the worker (through the
+// without push, Chromium finds the site installable as an app (no
+// installability errors), and a push message delivered to the worker (through the
 // DevTools protocol, as a push service would) shows a notification with
 // the payload's title, body and tag, carrying the game's address.
 func TestBrowserPushShowsTheNotification(t *testing.T) {
@@ -53,6 +55,13 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 	}
 	if !b.eval(`!document.querySelector('#push-enable').hidden && document.querySelector('#push-unsupported').hidden`) {
 		t.Error("the settings page does not offer \"Notify me on this device\" in a browser with push")
+	}
+	inst, err := chromedp.Call(b.ctx, page.GetInstallabilityErrors, cdp.Empty{})
+	if err != nil {
+		t.Fatalf("Page.getInstallabilityErrors: %v", err)
+	}
+	for _, e := range inst.InstallabilityErrors {
+		t.Errorf("not installable: %s %v", e.ErrorID, e.ErrorArguments)
 	}
 	var reg serviceworker.RegistrationID
 	select {
