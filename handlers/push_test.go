@@ -40,6 +40,7 @@ type pushed struct {
 	TTL     int
 	Urgency string
 	Topic   string
+	At      time.Time // when the push service got it
 }
 
 // pushDevice is a browser's push subscription made by the test: its
@@ -164,7 +165,7 @@ func (ps *pushService) serve(w http.ResponseWriter, r *http.Request) {
 	if q := ps.answers[name]; len(q) > 0 {
 		status, ps.answers[name] = q[0], q[1:]
 	}
-	p := pushed{Device: name, Raw: string(plain), Urgency: r.Header.Get("Urgency"), Topic: r.Header.Get("Topic")}
+	p := pushed{Device: name, At: time.Now(), Raw: string(plain), Urgency: r.Header.Get("Urgency"), Topic: r.Header.Get("Topic")}
 	p.TTL, _ = strconv.Atoi(r.Header.Get("TTL"))
 	if err := json.Unmarshal(plain, &p.Payload); err != nil {
 		ps.mu.Unlock()
