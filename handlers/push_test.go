@@ -506,7 +506,9 @@ func TestPushRestartMidDeliverySendsNothingTwice(t *testing.T) {
 	ps.mu.Unlock()
 
 	s2 := startServerWith(t, s.Path, s.Clock, func(cfg *handlers.Config, _ string) { cfg.PushAllowLoopback = true })
-	s2.App.StartPush(context.Background())
+	runCtx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	s2.App.StartPush(runCtx)
 	sendPush(t, s2)
 	time.Sleep(300 * time.Millisecond)
 	if n := ps.Tries("bob"); n != 1 {
@@ -637,6 +639,16 @@ func TestPushDevicesRemovedOneByOneBySignOutEverywhereAndListedInTheExportWithou
 	c.Get("/settings")
 	if n := c.Last.Find("#push-devices tr[data-device]").Length(); n != 0 {
 		t.Fatalf("after signing out everywhere, %d devices listed, want none", n)
+	}
+	// Deleting the account removes them too.
+	if st := ps.Device("last").subscribe(t, c); st != http.StatusCreated {
+		t.Fatalf("subscribe: %d", st)
+	}
+	uid := mustUser(t, s, "dora")
+	c.Get("/settings")
+	c.Submit(c.Last.Find(`form[action="/settings/delete"]`), url.Values{"password": {"correct horse"}})
+	if subs, err := s.DB.PushSubscriptions(context.Background(), uid); err != nil || len(subs) != 0 {
+		t.Fatalf("after deleting the account, %d devices stored (%v), want none", len(subs), err)
 	}
 }
 
