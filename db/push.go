@@ -186,6 +186,15 @@ type PushDelivery struct {
 // handed out again: FinishPushDelivery removes it or makes it due later,
 // and DropInterruptedPushDeliveries drops those a stop interrupted.
 func (db *DB) ClaimPushDeliveries(ctx context.Context, now time.Time, limit int) ([]PushDelivery, error) {
+	// Most calls find nothing due: they take no write lock.
+	var due bool
+	if err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM push_deliveries WHERE sending = 0 AND next_at <= ?)`,
+		unix(now)).Scan(&due); err != nil {
+		return nil, fmt.Errorf("db: push deliveries due: %w", err)
+	}
+	if !due {
+		return nil, nil
+	}
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -73,6 +74,9 @@ type pusher struct {
 
 	wake  chan struct{}
 	slots chan struct{} // one per request in flight
+	// starved is set when a pass stopped for want of a free slot: the
+	// next request to finish then wakes the sender.
+	starved atomic.Bool
 }
 
 func newPusher(store *db.DB, keys vapidKeys, cfg Config, m *metrics) *pusher {
@@ -162,8 +166,8 @@ func (p *pusher) kick() {
 
 // run sends the push notifications due until ctx is done: first it drops
 // the deliveries a stop interrupted, then it looks for due notices
-// whenever a game commits, a request finishes, a retry falls due, and at
-// least every pushPoll.
+// whenever a game commits, a request finishes while others wait for a
+// slot, a retry falls due, and at least every pushPoll.
 func (p *pusher) run(ctx context.Context) {
 	if n, err := p.db.DropInterruptedPushDeliveries(ctx); err != nil {
 		if ctx.Err() == nil {
@@ -225,6 +229,7 @@ func (p *pusher) pass(ctx context.Context, wg *sync.WaitGroup) (int, error) {
 	for {
 		free := cap(p.slots) - len(p.slots)
 		if free == 0 {
+			p.starved.Store(true)
 			return started, nil
 		}
 		ds, err := p.db.ClaimPushDeliveries(ctx, now, free)
@@ -243,7 +248,9 @@ func (p *pusher) pass(ctx context.Context, wg *sync.WaitGroup) (int, error) {
 					if wg != nil {
 						wg.Done()
 					}
-					p.kick()
+					if p.starved.Swap(false) {
+						p.kick()
+					}
 				}()
 				p.deliver(ctx, d)
 			}()
