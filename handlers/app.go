@@ -43,6 +43,8 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// KeyFile is the file holding the session cookie's keys, created (mode
 	// 0600) on first start; "" means DefaultKeyFile beside the database.
+	// The VAPID key of push notifications is kept beside it
+	// (VAPIDKeyFile).
 	KeyFile string
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
