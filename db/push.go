@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -38,19 +39,19 @@ const (
 	MaxPushDevice   = 100
 )
 
+// cleanWants returns wants as stored: the kinds of PushWants it names,
+// in PushWants' order, comma-separated. Errors: KindInvalid for a kind
+// not in PushWants.
 func cleanWants(wants []string) (string, error) {
-	var out []string
-	for _, w := range PushWants {
-		for _, x := range wants {
-			if x == w {
-				out = append(out, w)
-				break
-			}
+	for _, x := range wants {
+		if !slices.Contains(PushWants, x) {
+			return "", Errorf(KindInvalid, "Unknown notification kind %q.", x)
 		}
 	}
-	for _, x := range wants {
-		if !strings.Contains(","+strings.Join(PushWants, ",")+",", ","+x+",") {
-			return "", Errorf(KindInvalid, "Unknown notification kind %q.", x)
+	var out []string
+	for _, w := range PushWants {
+		if slices.Contains(wants, w) {
+			out = append(out, w)
 		}
 	}
 	return strings.Join(out, ","), nil

@@ -618,6 +618,12 @@ func TestPushDevicesRemovedOneByOneBySignOutEverywhereAndListedInTheExportWithou
 			t.Errorf("the export holds a device's secret %s", k)
 		}
 	}
+	// An unknown kind of notice is refused.
+	bogus, _ := json.Marshal(map[string]any{"endpoint": ps.Device("bogus").Endpoint, "wants": []string{"move", "gossip"},
+		"keys": map[string]string{"p256dh": "BOGUS", "auth": "BOGUS"}})
+	if st := postJSON(t, c, "/settings/push", bogus); st != http.StatusBadRequest {
+		t.Errorf("a subscription wanting \"gossip\": status %d, want 400", st)
+	}
 	// One is removed from the settings page.
 	c.Get("/settings")
 	c.Submit(c.Last.Find("#push-devices tr[data-device] form").First(), nil)
