@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"crypto/ecdh"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -456,6 +458,9 @@ func (h *pushHandler) subscribe(c echo.Context) error {
 	if msg := h.push.checkEndpoint(ctx, req.Endpoint); msg != "" {
 		return fail(http.StatusBadRequest, msg)
 	}
+	if !validPushKeys(req.Keys.P256dh, req.Keys.Auth) {
+		return fail(http.StatusBadRequest, tr(c, "The push subscription's keys are not valid."))
+	}
 	id, err := h.db.AddPushSubscription(ctx, db.PushSubscription{UserID: currentViewer(c).ID, Endpoint: req.Endpoint,
 		P256dh: req.Keys.P256dh, Auth: req.Keys.Auth, Wants: req.Wants,
 		Device: deviceName(views.WithLang(ctx, "en"), c.Request().UserAgent())}, h.now())
@@ -469,6 +474,23 @@ func (h *pushHandler) subscribe(c echo.Context) error {
 		return c.JSON(http.StatusCreated, map[string]int64{"id": id})
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?push=1#push")
+}
+
+// validPushKeys reports whether p256dh is a P-256 public key and auth a
+// 16-byte secret, both base64url with or without padding (RFC 8291).
+func validPushKeys(p256dh, auth string) bool {
+	dec := func(s string) []byte {
+		b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	if len(dec(auth)) != 16 {
+		return false
+	}
+	_, err := ecdh.P256().NewPublicKey(dec(p256dh))
+	return err == nil
 }
 
 // unsubscribe removes one of the player's devices (POST

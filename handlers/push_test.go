@@ -619,10 +619,17 @@ func TestPushDevicesRemovedOneByOneBySignOutEverywhereAndListedInTheExportWithou
 		}
 	}
 	// An unknown kind of notice is refused.
-	bogus, _ := json.Marshal(map[string]any{"endpoint": ps.Device("bogus").Endpoint, "wants": []string{"move", "gossip"},
-		"keys": map[string]string{"p256dh": "BOGUS", "auth": "BOGUS"}})
+	bd := ps.Device("bogus")
+	keys := map[string]string{"p256dh": base64.RawURLEncoding.EncodeToString(bd.priv.PublicKey().Bytes()),
+		"auth": base64.RawURLEncoding.EncodeToString(bd.auth)}
+	bogus, _ := json.Marshal(map[string]any{"endpoint": bd.Endpoint, "wants": []string{"move", "gossip"}, "keys": keys})
 	if st := postJSON(t, c, "/settings/push", bogus); st != http.StatusBadRequest {
 		t.Errorf("a subscription wanting \"gossip\": status %d, want 400", st)
+	}
+	// So are keys that are no keys.
+	bad, _ := json.Marshal(map[string]any{"endpoint": bd.Endpoint, "keys": map[string]string{"p256dh": "BOGUS", "auth": keys["auth"]}})
+	if st := postJSON(t, c, "/settings/push", bad); st != http.StatusBadRequest {
+		t.Errorf("a subscription with a malformed key: status %d, want 400", st)
 	}
 	// One is removed from the settings page.
 	c.Get("/settings")
