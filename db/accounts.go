@@ -338,6 +338,8 @@ func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) er
 		`DELETE FROM notify_settings WHERE user_id = ?1`,
 		`DELETE FROM account_tokens WHERE user_id = ?1`,
 		`DELETE FROM sessions WHERE user_id = ?1`,
+		`DELETE FROM push_deliveries WHERE subscription_id IN (SELECT id FROM push_subscriptions WHERE user_id = ?1)`,
+		`DELETE FROM push_subscriptions WHERE user_id = ?1`,
 		`DELETE FROM ratings WHERE user_id = ?1`,
 		`DELETE FROM game_notes WHERE user_id = ?1`,
 		`UPDATE users SET name = '` + TombstonePrefix + `' || id, password_hash = '', is_admin = 0, suspended_at = NULL,
@@ -399,6 +401,7 @@ type GameWithMoves struct {
 type AccountData struct {
 	User    User
 	Notify  NotifySettings
+	Push    []PushSubscription // the devices that get push notifications
 	Ratings []PlayerRating
 	Games   []GameWithMoves // every game the player played or plays, oldest first
 }
@@ -413,6 +416,9 @@ func (db *DB) ExportAccount(ctx context.Context, userID int64) (AccountData, err
 		return d, err
 	}
 	if d.Notify, err = db.NotifySettings(ctx, userID); err != nil {
+		return d, err
+	}
+	if d.Push, err = db.PushSubscriptions(ctx, userID); err != nil {
 		return d, err
 	}
 	// The ratings as stored after the last rated game (not widened).

@@ -253,26 +253,47 @@ type Recipient struct {
 	Language string
 }
 
-// MoveNotice is a "your move" mail due: game Game waits for the
-// recipient's move, in the turn that began at Game.TurnPly, and they have
-// not been mailed about that turn.
+// Channel is a way a player is told that a game waits for their move.
+type Channel string
+
+// The channels.
+const (
+	ChannelMail Channel = "mail" // an e-mail, for players who chose NotifyMove and have a verified address
+	ChannelPush Channel = "push" // a push notification to each device that asked for "your move"
+)
+
+// MoveNotice is a "your move" notice due on a channel: game Game waits
+// for the recipient's move, in the turn that began at Game.TurnPly, and
+// they have not been told about that turn on the channel.
 type MoveNotice struct {
 	To   Recipient
 	Game Game
 }
 
-// DueMoveNotices returns the "your move" mails due: for every player who
-// chose NotifyMove and has a verified address, each game waiting for their move
-// in a turn not yet recorded by ClaimMoveNotice (one mail a turn, however
-// many moves the turn takes).
-func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, u.language, g.id
-		FROM notify_settings s JOIN users u ON u.id = s.user_id
-		JOIN games g ON g.status = 'active'
-			AND ((g.to_move = 0 AND g.side0_id = s.user_id) OR (g.to_move = 1 AND g.side1_id = s.user_id))
-		WHERE s.mode = 'move' AND s.email <> '' AND s.email_verified
-			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id AND n.game_id = g.id AND n.ply >= g.turn_ply)
-		ORDER BY s.user_id, g.id`)
+// wantsChannel is, per channel, the condition "user s.user_id wants a
+// notice on the channel" over notify_settings s (mail) or users u (push).
+var wantsChannel = map[Channel]string{
+	ChannelMail: `EXISTS (SELECT 1 FROM notify_settings s WHERE s.user_id = u.id AND s.mode = 'move' AND s.email <> '' AND s.email_verified)`,
+	ChannelPush: `EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.user_id = u.id AND ',' || p.wants || ',' LIKE '%,move,%')`,
+}
+
+// DueMoveNotices returns the "your move" notices due on channel ch: for
+// every player who wants them there (ChannelMail: chose NotifyMove and has
+// a verified address; ChannelPush: has a device that wants "your move"),
+// each game waiting for their move in a turn not yet recorded for ch by
+// ClaimMoveNotice (one notice a turn, however many moves the turn takes).
+// Errors: KindInvalid for an unknown channel.
+func (db *DB) DueMoveNotices(ctx context.Context, ch Channel) ([]MoveNotice, error) {
+	wants, ok := wantsChannel[ch]
+	if !ok {
+		return nil, Errorf(KindInvalid, "Unknown notification channel %q.", ch)
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, COALESCE((SELECT email FROM notify_settings WHERE user_id = u.id), ''), u.language, g.id
+		FROM games g JOIN users u ON g.status = 'active'
+			AND ((g.to_move = 0 AND g.side0_id = u.id) OR (g.to_move = 1 AND g.side1_id = u.id))
+		WHERE `+wants+`
+			AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = ?1 AND n.user_id = u.id AND n.game_id = g.id AND n.ply >= g.turn_ply)
+		ORDER BY u.id, g.id`, string(ch))
 	if err != nil {
 		return nil, fmt.Errorf("db: due notices: %w", err)
 	}
@@ -307,29 +328,42 @@ func (db *DB) DueMoveNotices(ctx context.Context) ([]MoveNotice, error) {
 	return out, nil
 }
 
-// ClaimMoveNotice records that userID is mailed about their turn in
-// gameID, as it stands at ply, before the mail is sent. It reports false,
-// recording nothing, when a mail about that turn is already recorded (by
-// another run) or the game is no longer at ply waiting for userID: the
-// caller then must not send it. A recorded mail is never due again, so a
-// failure after this call loses the mail rather than ever sending it
-// twice.
-func (db *DB) ClaimMoveNotice(ctx context.Context, userID, gameID int64, ply int, now time.Time) (bool, error) {
+// ClaimMoveNotice records that userID is told on channel ch about their
+// turn in gameID, as it stands at ply, before the notice is sent. It
+// reports false, recording nothing, when a notice about that turn is
+// already recorded for ch (by another run) or the game is no longer at
+// ply waiting for userID: the caller then must not send it. A recorded
+// notice is never due again, so a failure after this call loses the
+// notice rather than ever sending it twice. For ChannelPush the same
+// transaction queues one delivery (see ClaimPushDeliveries) for each of
+// userID's devices that wants "your move". Errors: KindInvalid for an
+// unknown channel.
+func (db *DB) ClaimMoveNotice(ctx context.Context, ch Channel, userID, gameID int64, ply int, now time.Time) (bool, error) {
+	if _, ok := wantsChannel[ch]; !ok {
+		return false, Errorf(KindInvalid, "Unknown notification channel %q.", ch)
+	}
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, game_id, ply, sent_at)
-		SELECT ?1, g.id, g.turn_ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
-			AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = ?1 AND n.game_id = g.id AND n.ply >= g.turn_ply)
-		ON CONFLICT (user_id, game_id, ply) DO NOTHING`, userID, gameID, ply, unix(now))
+	res, err := tx.ExecContext(ctx, `INSERT INTO notices (channel, user_id, game_id, ply, sent_at)
+		SELECT ?5, ?1, g.id, g.turn_ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
+			AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = ?5 AND n.user_id = ?1 AND n.game_id = g.id AND n.ply >= g.turn_ply)
+		ON CONFLICT (channel, user_id, game_id, ply) DO NOTHING`, userID, gameID, ply, unix(now), string(ch))
 	if err != nil {
 		return false, fmt.Errorf("db: record notice: %w", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
 		return false, err
+	}
+	if n == 1 && ch == ChannelPush {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, game_id, turn_ply, next_at)
+			SELECT p.id, g.id, g.turn_ply, ?3 FROM push_subscriptions p JOIN games g ON g.id = ?2
+			WHERE p.user_id = ?1 AND ',' || p.wants || ',' LIKE '%,move,%'`, userID, gameID, unix(now)); err != nil {
+			return false, fmt.Errorf("db: queue push notices: %w", err)
+		}
 	}
 	return n == 1, tx.Commit()
 }

@@ -130,29 +130,29 @@ func TestMoveNoticesDueOnceAcrossRestarts(t *testing.T) {
 	for _, u := range []db.User{ann, bob} {
 		setVerifiedNotify(t, store, u, u.Name+"@example.org", db.NotifyMove)
 	}
-	due, err := store.DueMoveNotices(ctx)
+	due, err := store.DueMoveNotices(ctx, db.ChannelMail)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(due) != 1 || due[0].To.UserID != ann.ID || due[0].To.Email != "ann@example.org" || due[0].Game.ID != g.ID || due[0].Game.Ply != 0 {
 		t.Fatalf("due %+v, want ann's game %d at ply 0", due, g.ID)
 	}
-	ok, err := store.ClaimMoveNotice(ctx, ann.ID, g.ID, 0, t0)
+	ok, err := store.ClaimMoveNotice(ctx, db.ChannelMail, ann.ID, g.ID, 0, t0)
 	if err != nil || !ok {
 		t.Fatalf("first claim: %v, %v", ok, err)
 	}
-	if ok, err := store.ClaimMoveNotice(ctx, ann.ID, g.ID, 0, t0); err != nil || ok {
+	if ok, err := store.ClaimMoveNotice(ctx, db.ChannelMail, ann.ID, g.ID, 0, t0); err != nil || ok {
 		t.Fatalf("second claim of the same notice: %v, %v; want false", ok, err)
 	}
-	if due, _ := store.DueMoveNotices(ctx); len(due) != 0 {
+	if due, _ := store.DueMoveNotices(ctx, db.ChannelMail); len(due) != 0 {
 		t.Fatalf("due after recording: %+v", due)
 	}
 	// A claim for a ply the game is not at (or for the player not to move)
 	// records nothing.
-	if ok, _ := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 0, t0); ok {
+	if ok, _ := store.ClaimMoveNotice(ctx, db.ChannelMail, bob.ID, g.ID, 0, t0); ok {
 		t.Fatal("claimed a notice for the player not to move")
 	}
-	if ok, _ := store.ClaimMoveNotice(ctx, ann.ID, g.ID, 5, t0); ok {
+	if ok, _ := store.ClaimMoveNotice(ctx, db.ChannelMail, ann.ID, g.ID, 5, t0); ok {
 		t.Fatal("claimed a notice for a ply the game is not at")
 	}
 
@@ -160,11 +160,11 @@ func TestMoveNoticesDueOnceAcrossRestarts(t *testing.T) {
 	if _, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: ann.ID, Ply: 0, Move: "d4-d5"}, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	due, _ = store.DueMoveNotices(ctx)
+	due, _ = store.DueMoveNotices(ctx, db.ChannelMail)
 	if len(due) != 1 || due[0].To.UserID != bob.ID || due[0].Game.Ply != 1 {
 		t.Fatalf("due after ann's move %+v, want bob at ply 1", due)
 	}
-	if ok, err := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 1, t0.Add(time.Hour)); err != nil || !ok {
+	if ok, err := store.ClaimMoveNotice(ctx, db.ChannelMail, bob.ID, g.ID, 1, t0.Add(time.Hour)); err != nil || !ok {
 		t.Fatalf("claim bob: %v, %v", ok, err)
 	}
 
@@ -175,10 +175,10 @@ func TestMoveNoticesDueOnceAcrossRestarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	if due, err := store.DueMoveNotices(ctx); err != nil || len(due) != 0 {
+	if due, err := store.DueMoveNotices(ctx, db.ChannelMail); err != nil || len(due) != 0 {
 		t.Fatalf("due after reopening: %+v, %v", due, err)
 	}
-	if ok, _ := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 1, t0.Add(2*time.Hour)); ok {
+	if ok, _ := store.ClaimMoveNotice(ctx, db.ChannelMail, bob.ID, g.ID, 1, t0.Add(2*time.Hour)); ok {
 		t.Fatal("claimed a notice again after reopening")
 	}
 	// Mode none: nothing is due even with a game waiting.
@@ -188,7 +188,7 @@ func TestMoveNoticesDueOnceAcrossRestarts(t *testing.T) {
 	if err := store.SetNotify(ctx, ann.ID, "ann@example.org", db.NotifyNone); err != nil {
 		t.Fatal(err)
 	}
-	if due, _ := store.DueMoveNotices(ctx); len(due) != 0 {
+	if due, _ := store.DueMoveNotices(ctx, db.ChannelMail); len(due) != 0 {
 		t.Fatalf("due with mode none: %+v", due)
 	}
 }
@@ -201,7 +201,7 @@ func TestConcurrentClaimsSendOnce(t *testing.T) {
 	wins := make(chan bool, 20)
 	for range 20 {
 		go func() {
-			ok, err := store.ClaimMoveNotice(ctx, us[0].ID, g.ID, 0, t0)
+			ok, err := store.ClaimMoveNotice(ctx, db.ChannelMail, us[0].ID, g.ID, 0, t0)
 			if err != nil {
 				t.Error(err)
 			}
@@ -229,7 +229,7 @@ func TestDigestOncePerDay(t *testing.T) {
 	startGame(t, store, us[1], us[2]) // not ann's
 	setVerifiedNotify(t, store, ann, "ann@example.org", db.NotifyDaily)
 	// Every-move notices are not due for a daily player.
-	if due, _ := store.DueMoveNotices(ctx); len(due) != 0 {
+	if due, _ := store.DueMoveNotices(ctx, db.ChannelMail); len(due) != 0 {
 		t.Fatalf("move notices due for a daily player: %+v", due)
 	}
 	now := time.Date(2026, 3, 2, 0, 10, 0, 0, time.UTC)

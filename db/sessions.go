@@ -144,7 +144,8 @@ func (db *DB) EndSession(ctx context.Context, userID, id int64) error {
 }
 
 // EndSessions ends every session of user userID except session keep (0
-// for none) and returns how many it ended.
+// for none) and returns how many it ended. With keep 0 (signed out
+// everywhere) it also removes every device that gets push notifications.
 func (db *DB) EndSessions(ctx context.Context, userID, keep int64) (int, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -154,6 +155,11 @@ func (db *DB) EndSessions(ctx context.Context, userID, keep int64) (int, error) 
 	n, err := deleteSessions(ctx, tx, userID, keep)
 	if err != nil {
 		return 0, err
+	}
+	if keep == 0 {
+		if err := deletePushSubscriptions(ctx, tx, userID); err != nil {
+			return 0, err
+		}
 	}
 	return n, tx.Commit()
 }

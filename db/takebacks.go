@@ -210,9 +210,9 @@ func takeBack(ctx context.Context, tx *Tx, g Game, now time.Time) error {
 	if _, err := execPlans(ctx, tx, `DELETE FROM conditional_moves WHERE game_id = ?`, g.ID); err != nil {
 		return fmt.Errorf("db: clear plans: %w", err)
 	}
-	// The opponent's turn that began with the move is gone: the mail
-	// about it no longer counts, and the move played instead is mailed.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM notifications WHERE game_id = ? AND ply >= ?`, g.ID, g.Ply); err != nil {
+	// The opponent's turn that began with the move is gone: the notices
+	// about it no longer count, and the move played instead is notified.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notices WHERE game_id = ? AND ply >= ?`, g.ID, g.Ply); err != nil {
 		return fmt.Errorf("db: forget notices: %w", err)
 	}
 	res := prev.Result()

@@ -180,7 +180,7 @@ func TestTakebackDeclineStaleAndVoid(t *testing.T) {
 	g = play(ann.ID, 0)
 	// Bob is mailed about his turn; ann takes her move back and plays
 	// another: bob is mailed about that one too.
-	if ok, err := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 1, t0); err != nil || !ok {
+	if ok, err := store.ClaimMoveNotice(ctx, db.ChannelMail, bob.ID, g.ID, 1, t0); err != nil || !ok {
 		t.Fatalf("claim bob's notice: %v %v", ok, err)
 	}
 	if _, err := store.AskTakeback(ctx, g.ID, ann.ID, 1, t0); err != nil {
@@ -190,7 +190,7 @@ func TestTakebackDeclineStaleAndVoid(t *testing.T) {
 		t.Fatal(err)
 	}
 	g = play(ann.ID, 0)
-	if ok, err := store.ClaimMoveNotice(ctx, bob.ID, g.ID, 1, t0); err != nil || !ok {
+	if ok, err := store.ClaimMoveNotice(ctx, db.ChannelMail, bob.ID, g.ID, 1, t0); err != nil || !ok {
 		t.Fatalf("after a takeback bob is not mailed about the move played instead: %v %v", ok, err)
 	}
 	if _, err := store.AskTakeback(ctx, g.ID, ann.ID, 1, t0); err != nil {

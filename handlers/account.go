@@ -215,8 +215,21 @@ type exportData struct {
 		Notifications string    `json:"notifications"`
 		BoardView     string    `json:"board_view"`
 	} `json:"profile"`
+	// Devices are the devices that get push notifications, without
+	// their keys.
+	Devices []exportDevice `json:"push_devices"`
 	Ratings []exportRating `json:"ratings"`
 	Games   []exportGame   `json:"games"`
+}
+
+// exportDevice is one device that gets push notifications, in the data
+// download: the push service's address, never the keys.
+type exportDevice struct {
+	Device      string     `json:"device"`
+	Endpoint    string     `json:"endpoint"`
+	Wants       []string   `json:"wants"`
+	Created     time.Time  `json:"created"`
+	LastSuccess *time.Time `json:"last_success,omitempty"`
 }
 
 // export sends the signed-in user's data as a JSON download: profile,
@@ -226,7 +239,15 @@ func (h *accountHandler) export(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := exportData{Exported: h.now().UTC(), Ratings: []exportRating{}, Games: []exportGame{}}
+	out := exportData{Exported: h.now().UTC(), Devices: []exportDevice{}, Ratings: []exportRating{}, Games: []exportGame{}}
+	for _, p := range d.Push {
+		e := exportDevice{Device: p.Device, Endpoint: p.Endpoint, Wants: p.Wants, Created: p.Created.UTC()}
+		if !p.LastSuccess.IsZero() {
+			last := p.LastSuccess.UTC()
+			e.LastSuccess = &last
+		}
+		out.Devices = append(out.Devices, e)
+	}
 	out.Profile.Name, out.Profile.Created, out.Profile.Admin = d.User.Name, d.User.CreatedAt, d.User.Admin
 	out.Profile.Email, out.Profile.EmailVerified, out.Profile.Notifications = d.Notify.Email, d.Notify.Verified, string(d.Notify.Mode)
 	out.Profile.BoardView = d.User.BoardView

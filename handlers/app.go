@@ -43,6 +43,8 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// KeyFile is the file holding the session cookie's keys, created (mode
 	// 0600) on first start; "" means DefaultKeyFile beside the database.
+	// The VAPID key of push notifications is kept beside it
+	// (VAPIDKeyFile).
 	KeyFile string
 	// VacationDays is every player's yearly vacation allowance in days;
 	// 0 means db.DefaultVacationDays, a negative number none.
@@ -76,6 +78,11 @@ type Config struct {
 	// of one IPv6 /48); beyond them a page is answered 429 and updates
 	// when reloaded. 0 means DefaultLiveMax and DefaultLivePerUser.
 	LiveMax, LivePerUser int
+	// PushAllowLoopback lets push subscriptions name an endpoint on a
+	// loopback address, over http:// too, and the server send to it: for
+	// tests with a push service of their own. Never set it on a server
+	// others use.
+	PushAllowLoopback bool
 	// LiveHeartbeat is how often an idle stream gets a comment line;
 	// 0 means DefaultLiveHeartbeat.
 	LiveHeartbeat time.Duration
@@ -98,6 +105,7 @@ type App struct {
 	metrics   *metrics
 	routeSet  map[string]struct{} // "METHOD /route/:pattern" of every route
 	live      *liveHub            // the open pages' event streams
+	push      *pusher             // the push notifications' sender
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -129,6 +137,10 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	if err != nil {
 		return nil, nil, err
 	}
+	vapid, err := loadVAPIDKeys(VAPIDKeyFile(keyFile), cfg.Logger)
+	if err != nil {
+		return nil, nil, err
+	}
 	sm := newSessionManager(store, authKey, encKey, cfg.SecureCookies, cfg.Now)
 	switch {
 	case cfg.VacationDays > 0:
@@ -146,6 +158,7 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 		a.computers[c.ID] = c
 	}
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
+	a.push = newPusher(store, vapid, cfg, a.metrics)
 	a.live = newLiveHub(cfg, sm, cfg.Logger)
 	sm.live = a.live
 	a.metrics.liveStreams(a.live.open)

@@ -54,18 +54,24 @@ func createKeys(path string, n int) ([]byte, error) {
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
+	return b, writeNewFile(path, b)
+}
+
+// writeNewFile writes b to the new file path (mode 0600) and syncs it.
+// Errors: fs.ErrExist when the file exists.
+func writeNewFile(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		os.Remove(path)
-		return nil, err
+		return err
 	}
 	if err := errors.Join(f.Sync(), f.Close()); err != nil {
 		os.Remove(path)
-		return nil, err
+		return err
 	}
-	return b, nil
+	return nil
 }

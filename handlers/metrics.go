@@ -30,6 +30,7 @@ type metrics struct {
 	latency  *prometheus.HistogramVec // seconds, by method and route
 	commits  prometheus.Histogram     // seconds per SQLite commit
 	jobs     *prometheus.CounterVec   // runs of background jobs, by job and result
+	push     *prometheus.CounterVec   // push notices, by result and reason
 
 	mu   sync.Mutex
 	seen map[int64]time.Time // signed-in user → last request
@@ -58,9 +59,13 @@ func newMetrics(store *db.DB, now func() time.Time, smtpOn func() bool) *metrics
 			Name: "trench_job_runs_total",
 			Help: "Rounds of the background jobs (timeouts, mail, …), by job and result (ok or error).", // not shown
 		}, []string{"job", "result"}),
+		push: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "trench_push_notices_total",
+			Help: "Push notices handed to push services, by result (sent, failed, removed) and reason.", // not shown
+		}, []string{"result", "reason"}),
 		seen: map[int64]time.Time{},
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.commits, m.jobs,
+	m.reg.MustRegister(m.requests, m.latency, m.commits, m.jobs, m.push,
 		&storeCollector{db: store, now: now, smtpOn: smtpOn, seen: m.activePlayers})
 	store.ObserveCommits(func(d time.Duration) { m.commits.Observe(d.Seconds()) })
 	return m
@@ -146,6 +151,12 @@ func (m *metrics) job(name string, err error) {
 		result = "error"
 	}
 	m.jobs.WithLabelValues(name, result).Inc()
+}
+
+// pushed counts n push notices with result ("sent"; "failed": not
+// accepted now; "removed": the subscription is gone) for reason.
+func (m *metrics) pushed(result, reason string, n int) {
+	m.push.WithLabelValues(result, reason).Add(float64(n))
 }
 
 // saw records that user id made a request at t.
@@ -352,7 +363,7 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	mail := 0
 	if s.smtpOn() {
-		notices, err1 := s.db.DueMoveNotices(ctx)
+		notices, err1 := s.db.DueMoveNotices(ctx, db.ChannelMail)
 		digests, err2 := s.db.DueDigests(ctx, now)
 		if err1 != nil || err2 != nil {
 			failed = 1

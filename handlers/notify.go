@@ -111,7 +111,7 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	now := a.cfg.Now()
-	notices, err := a.db.DueMoveNotices(ctx)
+	notices, err := a.db.DueMoveNotices(ctx, db.ChannelMail)
 	if err != nil {
 		return 0, err
 	}
@@ -162,7 +162,9 @@ func (a *App) SendNotifications(ctx context.Context) (int, error) {
 		return nil
 	}
 	for _, n := range notices {
-		err := send(n.To, func() (bool, error) { return a.db.ClaimMoveNotice(ctx, n.To.UserID, n.Game.ID, n.Game.Ply, now) },
+		err := send(n.To, func() (bool, error) {
+			return a.db.ClaimMoveNotice(ctx, db.ChannelMail, n.To.UserID, n.Game.ID, n.Game.Ply, now)
+		},
 			func() (*mail.Msg, error) { return a.moveMail(mailContext(ctx, n.To, ""), n, base, now) },
 			fmt.Sprintf("move notice to %s for game %d at ply %d", n.To.Name, n.Game.ID, n.Game.Ply))
 		if err != nil {
@@ -273,6 +275,7 @@ type notifyHandler struct {
 	now     func() time.Time
 	baseURL string
 	mailOn  func() bool // whether the server sends e-mail
+	pushKey string      // the server's VAPID public key, base64url
 	// sessionRows lists the viewer's signed-in browsers for the page
 	// (authHandler.sessionRows).
 	sessionRows func(c echo.Context) ([]views.SessionRow, error)
@@ -327,6 +330,21 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	if s.Failure != "" {
 		p.MailFailure = tr(c, "The last mail to %s could not be delivered (%s): %s.",
 			s.Email, views.DateTime(c.Request().Context(), s.FailedAt), s.Failure)
+	}
+	p.PushKey = h.pushKey
+	if c.Request().Method == http.MethodGet {
+		p.PushDone = c.QueryParam("push")
+	}
+	devices, err := h.db.PushSubscriptions(c.Request().Context(), currentViewer(c).ID)
+	if err != nil {
+		return err
+	}
+	for _, d := range devices {
+		row := views.PushDeviceRow{ID: d.ID, Device: d.Device, Since: views.DateTime(c.Request().Context(), d.Created)}
+		if !d.LastSuccess.IsZero() {
+			row.LastSuccess = views.DateTime(c.Request().Context(), d.LastSuccess)
+		}
+		p.PushDevices = append(p.PushDevices, row)
 	}
 	if p.Sessions, err = h.sessionRows(c); err != nil {
 		return err

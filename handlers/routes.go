@@ -25,6 +25,10 @@ func (a *App) routes(e *echo.Echo) error {
 	e.Use(securityHeaders)
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
+	// The service worker and the manifest live at the root: a worker's
+	// scope is the folder it is served from.
+	e.GET("/sw.js", serviceWorker)
+	e.GET("/manifest.webmanifest", manifest)
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
@@ -49,12 +53,17 @@ func (a *App) routes(e *echo.Echo) error {
 	site.POST("/signout", auth.signOut)
 	site.GET("/settings", auth.settings, requireUser)
 	site.POST("/settings/password", auth.changePassword, requireUser)
-	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" }}
+	notify := &notifyHandler{db: a.db, now: a.cfg.Now, baseURL: a.cfg.BaseURL, mailOn: func() bool { return a.cfg.SMTP.Addr != "" },
+		pushKey: a.push.keys.Public}
 	auth.settingsPage = notify.settingsPage
 	notify.sessionRows = auth.sessionRows
 	site.POST("/settings/signout-everywhere", auth.signOutEverywhere, requireUser)
 	site.POST("/settings/notifications", notify.saveNotify, requireUser)
 	site.POST("/settings/feed", notify.regenerateFeed, requireUser)
+	push := &pushHandler{db: a.db, push: a.push, now: a.cfg.Now, settingsPage: notify.settingsPage}
+	site.POST("/settings/push", push.subscribe, requireUser)
+	site.GET("/offline", offline)
+	site.POST("/settings/push/:id/delete", push.unsubscribe, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
 	account := &accountHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now,

@@ -1,7 +1,9 @@
 // Package static holds the files the server sends as they are: htmx and
 // its SSE extension (vendored from the npm packages htmx.org and
 // htmx-ext-sse, see VERSIONS), the style sheets (style.css, and dark.css
-// for the dark theme), the units' sprite and the icon, embedded in the
+// for the dark theme), the units' sprite, the icon (SVG, and PNG at 192
+// and 512 pixels for the app's manifest), the service worker sw.js
+// (served at /sw.js) and push.js, which registers it, embedded in the
 // binary.
 //
 // Each file is served under a name carrying a hash of its content
@@ -30,7 +32,7 @@ import (
 
 // FS holds every file of this folder but the Go sources.
 //
-//go:embed *.js *.css *.svg VERSIONS
+//go:embed *.js *.css *.svg *.png VERSIONS
 var FS embed.FS
 
 // Cache-Control of the files: forever under a hashed name (a changed file

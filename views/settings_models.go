@@ -35,6 +35,14 @@ type SettingsPage struct {
 	// The feed.
 	FeedURL string // absolute, only just after it was made ("" otherwise); the token in it is the credential
 	FeedNew bool   // just regenerated
+	// Push notifications: the server's VAPID public key (base64url, the
+	// browsers' applicationServerKey), the devices that get them, the
+	// refusal of the last subscription ("" for none), and "1" when a
+	// device was just added or "removed" when one was just removed.
+	PushKey     string
+	PushDevices []PushDeviceRow
+	PushError   string
+	PushDone    string
 	// The password.
 	PasswordError string
 	PasswordDone  bool
@@ -42,6 +50,15 @@ type SettingsPage struct {
 	DeleteError string
 	// The sessions: every browser signed in to the account.
 	Sessions []SessionRow
+}
+
+// PushDeviceRow is one device that gets push notifications, on the
+// settings page.
+type PushDeviceRow struct {
+	ID          int64
+	Device      string // e.g. "Firefox 128 on Android"
+	Since       string // when it was added, e.g. "2 March 2026 14:05 UTC"
+	LastSuccess string // when it last accepted a notice; "" for never
 }
 
 // SessionRow is one signed-in browser on the settings page.

@@ -118,7 +118,7 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	fs.StringVar(&c.TLS.DirectoryRoots, "acme-ca-roots", env("TRENCH_ACME_CA_ROOTS", ""), "PEM file of the CA certificates to trust for the ACME directory's HTTPS, for a private CA (TRENCH_ACME_CA_ROOTS)")
 	fs.StringVar(&c.TLS.CertFile, "tls-cert", env("TRENCH_TLS_CERT", ""), "serve HTTPS with this PEM certificate chain, reloaded when it changes (TRENCH_TLS_CERT)")
 	fs.StringVar(&c.TLS.KeyFile, "tls-key", env("TRENCH_TLS_KEY", ""), "the private key of --tls-cert, PEM (TRENCH_TLS_KEY)")
-	fs.StringVar(&c.KeyFile, "key-file", env("TRENCH_KEY_FILE", ""), "file holding the session cookie's keys, created (mode 0600) on first start; default: the database's path with .keys added (TRENCH_KEY_FILE)")
+	fs.StringVar(&c.KeyFile, "key-file", env("TRENCH_KEY_FILE", ""), "file holding the session cookie's keys, created (mode 0600) on first start; default: the database's path with .keys added; the push notifications' VAPID key is kept beside it, with .vapid added (TRENCH_KEY_FILE)")
 	addProxy := func(v string) error {
 		n, err := parseProxy(v)
 		if err != nil {
@@ -315,6 +315,7 @@ func serve(ctx context.Context, args []string) (err error) {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	app.StartPush(ctx)
 	if secure != nil {
 		// The certificates are obtained now rather than at the first
 		// visit, checked every hour, and their expiry is on /metrics.

@@ -52,7 +52,7 @@ func warnExposedKeys(logger *slog.Logger, c serveConfig) {
 	if keys == "" {
 		keys = handlers.DefaultKeyFile(c.DB)
 	}
-	for _, w := range doctor.ExposedKeyFiles(keys, c.TLS.KeyFile) {
+	for _, w := range doctor.ExposedKeyFiles(keys, handlers.VAPIDKeyFile(keys), c.TLS.KeyFile) {
 		logger.Warn(w)
 	}
 }

@@ -122,13 +122,14 @@ func Failed(rs []Result) bool {
 	return false
 }
 
-// keyFiles are the private keys serve reads: the session cookie's keys
-// and the certificate's key of --tls-key.
+// keyFiles are the private keys serve reads: the session cookie's keys,
+// the VAPID key beside them and the certificate's key of --tls-key.
 func (c Config) keyFiles() []string {
-	keys := []string{c.KeyFile, c.TLS.KeyFile}
+	keys := []string{c.KeyFile, "", c.TLS.KeyFile}
 	if c.KeyFile == "" {
 		keys[0] = handlers.DefaultKeyFile(c.DB)
 	}
+	keys[1] = handlers.VAPIDKeyFile(keys[0])
 	return keys
 }
 

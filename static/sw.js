@@ -1,0 +1,96 @@
+// Trench's service worker, served at /sw.js with the scope "/": it shows
+// the push notifications the server sends (one per game, by its tag),
+// opens or focuses the game's page when one is tapped, sets the app's
+// badge to the number of games shown waiting where the browser can, and
+// keeps the static files and a page saying "offline" for when the network
+// is gone. It never answers a page from the cache as if it were current.
+'use strict';
+
+const CACHE = 'trench-v1';
+const OFFLINE = '/offline';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => cache.add(new Request(OFFLINE, { cache: 'reload' })))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith('/static/')) {
+    // The network first; the copy kept only when it cannot be reached.
+    event.respondWith(caches.open(CACHE).then(async (cache) => {
+      try {
+        const res = await fetch(req);
+        if (res.ok) cache.put(req, res.clone());
+        return res;
+      } catch (err) {
+        const kept = await cache.match(req);
+        if (kept) return kept;
+        throw err;
+      }
+    }));
+    return;
+  }
+  if (req.mode === 'navigate') {
+    event.respondWith(fetch(req).catch(async () => (await caches.match(OFFLINE)) || Response.error()));
+  }
+});
+
+// updateBadge sets the app's badge to the number of notifications shown
+// (one per game waiting), where the browser has badges.
+async function updateBadge() {
+  if (!self.navigator || !self.navigator.setAppBadge) return;
+  try {
+    const shown = await self.registration.getNotifications();
+    if (shown.length > 0) await self.navigator.setAppBadge(shown.length);
+    else await self.navigator.clearAppBadge();
+  } catch (err) {
+    // A badge is a nicety: its failure changes nothing else.
+  }
+}
+
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (err) {
+    data = { title: event.data.text() };
+  }
+  const options = {
+    body: data.body || '',
+    icon: '/static/icon-192.png',
+    badge: '/static/icon-192.png',
+    data: { url: data.url || '/' },
+  };
+  if (data.tag) {
+    options.tag = data.tag;
+    options.renotify = true;
+  }
+  event.waitUntil(self.registration.showNotification(data.title || 'Trench', options).then(updateBadge));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  let target = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  if (target.origin !== self.location.origin) target = new URL('/', self.location.origin);
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    for (const w of windows) {
+      if (new URL(w.url).pathname === target.pathname && 'focus' in w) {
+        await w.focus();
+        return;
+      }
+    }
+    if (self.clients.openWindow) await self.clients.openWindow(target.href);
+  })().then(updateBadge));
+});
