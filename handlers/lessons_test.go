@@ -101,7 +101,7 @@ func TestLessonsEveryStepByClicks(t *testing.T) {
 				// A move the engine refuses, typed in the move box.
 				c.Get("/learn/trench/1?try=" + url.QueryEscape("c3-c5"))
 				c.wantStatus(http.StatusOK)
-				refusal := strings.TrimSuffix(views.T(ctx, "This move is not allowed in this position: %s"), "%s")
+				refusal := views.T(ctx, "This move is not allowed in this position.")
 				if lang == "en" {
 					refusal = "illegal move"
 				}
@@ -183,5 +183,43 @@ func TestLessonPagesRefuseBadAddresses(t *testing.T) {
 	c.Get("/")
 	if href, _ := c.Last.Find("a#newcomer-learn").Attr("href"); href != "/learn" {
 		t.Fatalf("the empty dashboard links to %q", href)
+	}
+}
+
+// TestNoEnglishLeftOnTheLessons: in French, Portuguese, Spanish and
+// German, the lesson pages (the list, each course, each step before a
+// move, after the right moves and after a wrong one) hold no English.
+func TestNoEnglishLeftOnTheLessons(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	pages := []string{"/learn", "/learn/trench/1?try=c3-c5"}
+	for _, course := range lessons.Courses() {
+		pages = append(pages, "/learn/"+course.Game)
+		for n := range course.Steps {
+			page := fmt.Sprintf("/learn/%s/%d", course.Game, n+1)
+			sol, _ := course.Solution(n)
+			wrong, _ := course.WrongMove(n)
+			pages = append(pages, page, page+"?hint=1", page+"?line="+url.QueryEscape(strings.Join(sol, ",")),
+				page+"?line="+url.QueryEscape(wrong))
+			if len(sol) > 1 {
+				pages = append(pages, page+"?line="+url.QueryEscape(sol[0]))
+			}
+		}
+	}
+	for _, lang := range []string{"fr", "pt", "es", "de"} {
+		c.AcceptLanguage = lang
+		for _, p := range pages {
+			doc := c.Get(p)
+			c.wantStatus(http.StatusOK)
+			text := visibleText(doc)
+			var left []string
+			for _, loc := range englishWords.FindAllStringIndex(text, -1) {
+				from, to := max(loc[0]-40, 0), min(loc[1]+40, len(text))
+				left = append(left, "…"+text[from:to]+"…")
+			}
+			if len(left) > 0 {
+				t.Errorf("%s %s: English left:\n  %s", lang, p, strings.Join(left, "\n  "))
+			}
+		}
 	}
 }
