@@ -223,3 +223,34 @@ func TestNoEnglishLeftOnTheLessons(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonHintMarksTheSquares: the hint button marks the squares (the
+// card game: the slots, cards and action) the step is about, on each
+// game's board; nothing is marked before it is pressed.
+func TestLessonHintMarksTheSquares(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	for _, course := range lessons.Courses() {
+		for n, step := range course.Steps {
+			page := fmt.Sprintf("/learn/%s/%d", course.Game, n+1)
+			c.Get(page)
+			if got := c.Last.Find("#lesson .best").Length(); got != 0 {
+				t.Fatalf("%s: %d marked before the hint", page, got)
+			}
+			c.Click(c.Last.Find("#lesson-hint"))
+			c.wantStatus(http.StatusOK)
+			for _, click := range step.Hint {
+				marked := c.Last.Find(fmt.Sprintf(`#lesson .best[data-click=%q]`, click)).Length()
+				if course.Game == "cards" {
+					marked = c.Last.Find("#lesson .best").Length() // face-down slots carry no data-click
+				}
+				if marked == 0 {
+					t.Fatalf("%s: the hint does not mark %s", page, click)
+				}
+			}
+			if c.Last.Find("#lesson-hint-shown").Length() != 1 {
+				t.Fatalf("%s: the hint shown is not said", page)
+			}
+		}
+	}
+}
