@@ -244,6 +244,7 @@ func (h *lessonHandler) step(c echo.Context) error {
 		// another language a translated sentence, the engine's own detail
 		// beside it marked as English.
 		p.Outcome = "refused"
+		p.Retry = href(played, nil, false) // the moves made before it stay
 		p.Message = errorText(ctx, playErr)
 		if views.Lang(ctx) != "en" {
 			p.Message = tr(c, "This move is not allowed in this position.")

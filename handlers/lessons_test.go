@@ -175,6 +175,11 @@ func TestLessonPagesRefuseBadAddresses(t *testing.T) {
 	if c.Last.Find("#lesson-wrong").Length() != 1 {
 		t.Fatal("a move after the step's last is not refused")
 	}
+	c.Get("/learn/trench/6?line=c4-d5&try=c3-c9")
+	c.wantStatus(http.StatusOK)
+	if retry, _ := c.Last.Find("#lesson-retry").Attr("href"); retry != "/learn/trench/6?line=c4-d5" {
+		t.Fatalf("after a refused second move, try again goes to %q", retry)
+	}
 	c.Get("/")
 	if href, _ := c.Last.Find("#newcomer-learn a").Attr("href"); href != "/learn" {
 		t.Fatalf("the visitors' home page links to %q", href)
