@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -52,5 +53,23 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 				t.Fatalf("the course shows %d steps done, want 3", got)
 			}
 		})
+	}
+}
+
+// TestBrowserLessonsAxe: axe-core finds no serious or critical violation
+// on the lesson pages: the list, a course, a step of each game (with the
+// hint shown), a step done and a step failed.
+func TestBrowserLessonsAxe(t *testing.T) {
+	needChromium(t)
+	src, err := os.ReadFile("testdata/axe.min.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	for _, p := range []string{"/learn", "/learn/trench", "/learn/trench/4?hint=1", "/learn/trenches/2?hint=1",
+		"/learn/cards/3?hint=1", "/learn/trench/1?line=c3-c4", "/learn/trench/1?line=b2-b3"} {
+		b.open(p)
+		b.axeCheck(p, src)
 	}
 }
