@@ -308,7 +308,7 @@ func (db *DB) VerifyEmail(ctx context.Context, tok string, now time.Time) (User,
 // it is playing is resigned (a match's next game too, until none is left),
 // its open challenges are withdrawn (and those to it declined), the
 // messages it wrote are removed, and its settings, tokens and ratings are
-// dropped, and so are its private notes. The account row stays so that finished games keep both sides:
+// dropped, and so are its private notes and its lessons done. The account row stays so that finished games keep both sides:
 // its name becomes the tombstone "deleted-ID" and it can never sign in
 // again. Errors: KindNotFound for an unknown or already deleted account;
 // KindForbidden for a computer account.
@@ -342,6 +342,7 @@ func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) er
 		`DELETE FROM push_subscriptions WHERE user_id = ?1`,
 		`DELETE FROM ratings WHERE user_id = ?1`,
 		`DELETE FROM game_notes WHERE user_id = ?1`,
+		`DELETE FROM lesson_progress WHERE user_id = ?1`,
 		`UPDATE users SET name = '` + TombstonePrefix + `' || id, password_hash = '', is_admin = 0, suspended_at = NULL,
 			deleted_at = ?2, session_gen = session_gen + 1 WHERE id = ?1`,
 	} {

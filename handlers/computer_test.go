@@ -634,7 +634,7 @@ func TestNewcomerIsPointedAtTheComputer(t *testing.T) {
 	}
 	v.SignUp("newbie")
 	v.Get("/")
-	for _, sel := range []string{"#newcomer-computer a", "#no-open-challenges a"} {
+	for _, sel := range []string{`#newcomer-computer a[href*="play-computer"]`, `#no-open-challenges a[href*="play-computer"]`} {
 		link := v.Last.Find(sel)
 		if link.Length() == 0 {
 			t.Fatalf("the empty dashboard has no %s: %q", sel, v.text("#dashboard-body"))
@@ -643,7 +643,7 @@ func TestNewcomerIsPointedAtTheComputer(t *testing.T) {
 			t.Errorf("%s reads %q", sel, got)
 		}
 	}
-	v.Click(v.Last.Find("#newcomer-computer a"))
+	v.Click(v.Last.Find(`#newcomer-computer a[href*="play-computer"]`))
 	v.wantStatus(http.StatusOK)
 	if v.Last.Find("form#play-computer").Length() == 0 {
 		t.Fatal("the link does not lead to the form that starts a game against the computer")

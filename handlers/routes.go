@@ -46,6 +46,11 @@ func (a *App) routes(e *echo.Echo) error {
 	site.GET("/rules", pages.rules)
 	site.GET("/rules/:game", pages.rules)
 
+	learn := &lessonHandler{db: a.db, now: a.cfg.Now, secure: a.cfg.SecureCookies}
+	site.GET("/learn", learn.index)
+	site.GET("/learn/:game", learn.course)
+	site.GET("/learn/:game/:n", learn.step)
+
 	site.GET("/signup", auth.signUpForm)
 	site.POST("/signup", auth.signUp)
 	site.GET("/signin", auth.signInForm)

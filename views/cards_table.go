@@ -97,6 +97,7 @@ type cardsPlace struct {
 	Step     Step
 	Target   bool // a next click of a started selection
 	Selected bool
+	Best     bool   // marked: part of the best move, or of a lesson's hint
 	Label    string // the accessible name: where, what, what a click does
 }
 
@@ -108,6 +109,7 @@ func (c cardsPlace) Class() string {
 	cls.add(c.Open, "cards-open")
 	cls.add(c.Selected, "cards-selected")
 	cls.add(c.Target, "target")
+	cls.add(c.Best, "best")
 	cls.add(c.Step.Href != "" && !c.Target, "cards-can-select")
 	cls.add(c.Step.Move != "" || c.Step.Href != "", "cards-clickable")
 	return cls.String()
@@ -139,6 +141,7 @@ type cardsAction struct {
 	Label    string // "Shift"
 	Step     Step
 	Active   bool   // the action of the started selection
+	Best     bool   // marked: part of the best move, or of a lesson's hint
 	Disabled bool   // not possible now
 	Reason   string // why it is disabled
 }
@@ -249,7 +252,7 @@ func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 			return bySide(s, T(ctx, "Black's %s", slot), T(ctx, "Red's %s", slot))
 		}
 		slot := func(sl cards.SlotView) cardsPlace {
-			c := cardsPlace{Token: sl.Name, Slot: sl.Name, Empty: sl.Empty, Known: sl.Known, Card: sl.Card}
+			c := cardsPlace{Token: sl.Name, Slot: sl.Name, Empty: sl.Empty, Known: sl.Known, Card: sl.Card, Best: p.InBest(sl.Name)}
 			c.Open = sl.Empty && sl.Name == sv.Open
 			c.Seen = sl.Known && sl.FaceUp && (mine || reveal)
 			c.Label = where(sl.Name) + ", "
@@ -279,7 +282,7 @@ func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 		if sv.Hand != nil {
 			cs.HandShown = true
 			for _, c := range sv.Hand {
-				cs.Hand = append(cs.Hand, cardsPlace{Token: "H:" + c.String(), Known: true, Card: c,
+				cs.Hand = append(cs.Hand, cardsPlace{Token: "H:" + c.String(), Known: true, Card: c, Best: p.InBest("H:" + c.String()),
 					Label: where("") + ", " + cardName(ctx, c)})
 			}
 		} else {
@@ -380,6 +383,7 @@ func cardsActions(ctx context.Context, v cards.View, p Play) []cardsAction {
 		a := cardsAction{Word: string(w), Label: cardsActionLabel(ctx, w)}
 		a.Step = p.Next[a.Word]
 		a.Active = len(p.Selected) > 0 && p.Selected[0] == a.Word
+		a.Best = p.InBest(a.Word)
 		if a.Step.Href == "" && a.Step.Move == "" && !a.Active {
 			a.Disabled = true
 			a.Reason = ""

@@ -1,0 +1,296 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/lessons"
+	"github.com/trench-games/trench/views"
+)
+
+// The lessons: /learn lists the courses, /learn/GAME a course's steps,
+// /learn/GAME/N step N (from 1). A step's address holds all it shows,
+// so that each click is a plain link:
+//
+//	/learn/trench/6?line=c4-d5,d5xf7&sel=d5&hint=1
+//
+// line is the learner's moves so far, in the game's notation, separated
+// by commas (the opponent's replies follow from the step's data); sel the
+// clicks of a move being made; hint marks the squares the step is about;
+// try a move typed in the move box, played after the line.
+
+// lessonCookie is the cookie keeping a visitor's progress: per game, the
+// steps done as a hexadecimal bit mask (bit 0 = step 1), e.g.
+// "trench.7_cards.1".
+const lessonCookie = "lessons"
+
+// lessonHandler shows the lessons and keeps the learner's progress: in
+// the account of a signed-in player, in a cookie for a visitor.
+type lessonHandler struct {
+	db     *db.DB
+	now    func() time.Time
+	secure bool // cookies only over HTTPS
+}
+
+// lessonProgress is the steps done, by game and step (from 1).
+type lessonProgress map[string]map[int]bool
+
+// progress reads the viewer's progress: the account's, or the cookie's.
+func (h *lessonHandler) progress(c echo.Context) (lessonProgress, error) {
+	if v := currentViewer(c); v.ID != 0 {
+		return h.db.LessonsDone(c.Request().Context(), v.ID)
+	}
+	out := lessonProgress{}
+	ck, err := c.Cookie(cookieName(lessonCookie, h.secure))
+	if err != nil {
+		return out, nil // no cookie: nothing done yet
+	}
+	for _, part := range strings.Split(ck.Value, "_") {
+		game, mask, ok := strings.Cut(part, ".")
+		if _, known := lessons.Lookup(game); !ok || !known {
+			continue
+		}
+		bits, err := strconv.ParseUint(mask, 16, 32)
+		if err != nil {
+			continue // a damaged cookie counts as nothing done
+		}
+		out[game] = map[int]bool{}
+		for n := 1; n <= 32; n++ {
+			if bits&(1<<(n-1)) != 0 {
+				out[game][n] = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// markDone records step n (from 1) of game as done: in the account, or
+// in the visitor's cookie; done, the progress read before, gains it.
+func (h *lessonHandler) markDone(c echo.Context, done lessonProgress, game string, n int) error {
+	if done[game] == nil {
+		done[game] = map[int]bool{}
+	}
+	done[game][n] = true
+	if v := currentViewer(c); v.ID != 0 {
+		return h.db.MarkLessonDone(c.Request().Context(), v.ID, game, n, h.now())
+	}
+	var parts []string
+	for _, course := range lessons.Courses() {
+		var bits uint64
+		for s := range done[course.Game] {
+			if s >= 1 && s <= 32 {
+				bits |= 1 << (s - 1)
+			}
+		}
+		if bits != 0 {
+			parts = append(parts, course.Game+"."+strconv.FormatUint(bits, 16))
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: cookieName(lessonCookie, h.secure), Value: strings.Join(parts, "_"), Path: "/",
+		MaxAge: 365 * 24 * 3600, HttpOnly: true, Secure: h.secure, SameSite: http.SameSiteLaxMode})
+	return nil
+}
+
+// courseOf finds the course named by the :game parameter. Errors:
+// KindNotFound.
+func courseOf(c echo.Context) (lessons.Course, error) {
+	course, ok := lessons.Lookup(c.Param("game"))
+	if !ok {
+		return course, db.Errorf(db.KindNotFound, "There is no such page.")
+	}
+	return course, nil
+}
+
+// courseView is a course as the lists show it.
+func courseView(ctx context.Context, course lessons.Course, done lessonProgress) views.LearnCourse {
+	lc := views.LearnCourse{Game: course.Game, Title: views.T(ctx, course.Title), Intro: views.T(ctx, course.Intro),
+		Href: "/learn/" + course.Game, Total: len(course.Steps)}
+	for i, s := range course.Steps {
+		d := done[course.Game][i+1]
+		if d {
+			lc.Done++
+		}
+		lc.Steps = append(lc.Steps, views.LearnStepLink{N: i + 1, Title: views.T(ctx, s.Title), Href: stepURL(course.Game, i+1), Done: d})
+	}
+	return lc
+}
+
+// stepURL is the address of step n (from 1) of game's course.
+func stepURL(game string, n int) string { return fmt.Sprintf("/learn/%s/%d", game, n) }
+
+// index lists the three courses with the viewer's progress (GET /learn).
+func (h *lessonHandler) index(c echo.Context) error {
+	done, err := h.progress(c)
+	if err != nil {
+		return err
+	}
+	p := views.LearnIndex{Page: pageOf(c, tr(c, "Learn to play"))}
+	for _, course := range lessons.Courses() {
+		p.Courses = append(p.Courses, courseView(c.Request().Context(), course, done))
+	}
+	return render(c, http.StatusOK, views.LearnIndexView(p), nil)
+}
+
+// course lists a course's steps with the viewer's progress (GET
+// /learn/:game). Errors: 404 for no such course.
+func (h *lessonHandler) course(c echo.Context) error {
+	course, err := courseOf(c)
+	if err != nil {
+		return err
+	}
+	done, err := h.progress(c)
+	if err != nil {
+		return err
+	}
+	lc := courseView(c.Request().Context(), course, done)
+	return render(c, http.StatusOK, views.LearnCourseView(views.LearnCoursePage{Page: pageOf(c, lc.Title), Course: lc}), nil)
+}
+
+// step shows step :n of a course on the game's board (GET
+// /learn/:game/:n; see the address above). A move that the engine
+// refuses or that cannot reach the goal is answered with why, and a way
+// to try again; the goal reached is recorded in the viewer's progress.
+// Errors: 404 for no such step, 400 for a line too long.
+func (h *lessonHandler) step(c echo.Context) error {
+	course, err := courseOf(c)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil || n < 1 || n > len(course.Steps) {
+		return db.Errorf(db.KindNotFound, "There is no such page.")
+	}
+	ctx := c.Request().Context()
+	step := course.Steps[n-1]
+	self := stepURL(course.Game, n)
+	line, err := parseMoves(c.QueryParam("line"), tr(c, "line|analysis"))
+	if err != nil {
+		return err
+	}
+	if try := strings.TrimSpace(c.QueryParam("try")); try != "" {
+		if len(try) > 64 {
+			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
+		}
+		line = append(line, try)
+	}
+	if len(line) > step.Moves {
+		line = line[:step.Moves+1] // the move after the last allowed is refused below
+	}
+	done, err := h.progress(c)
+	if err != nil {
+		return err
+	}
+	lc := courseView(ctx, course, done)
+	p := views.LearnStep{Page: pageOf(c, tr(c, "%s · step %d: %s", lc.Title, n, tr(c, step.Title))), Course: lc, N: n,
+		Title: tr(c, step.Title), Task: tr(c, step.Task), Self: self, Retry: self}
+	a, playErr := course.Play(n-1, line)
+	if playErr != nil && !errors.Is(playErr, rules.ErrIllegal) && !errors.Is(playErr, rules.ErrNotation) {
+		return playErr
+	}
+	if len(a.States) == 0 {
+		return fmt.Errorf("lessons: step %s %d does not start", course.Game, n)
+	}
+	made := len(a.States) - 1
+	learner := lessons.Learner(a.States[0])
+	st := a.Last()
+	p.View = st.View(learner)
+	p.Play = views.Play{GameURL: self, Viewer: learner, Square: currentViewer(c).BoardView == "square"}
+	if made > 0 {
+		var said []string
+		prev, moves := a.States[made-1], a.Played[made-1]
+		for i, m := range moves {
+			said = append(said, prev.Describe(m, learner))
+			if i == len(moves)-1 {
+				p.Play.LastMove = prev.Clicks(m)
+				break
+			}
+			if prev, err = prev.Apply(m); err != nil {
+				return err
+			}
+		}
+		p.Played = strings.Join(said, ", ")
+	}
+	href := func(line []string, sel []string, hint bool) string {
+		q := url.Values{}
+		if len(line) > 0 {
+			q.Set("line", strings.Join(line, ","))
+		}
+		if len(sel) > 0 {
+			q.Set("sel", strings.Join(sel, ","))
+		}
+		if hint {
+			q.Set("hint", "1")
+		}
+		if len(q) == 0 {
+			return self
+		}
+		return self + "?" + q.Encode()
+	}
+	played := line[:made]
+	hint := c.QueryParam("hint") == "1"
+	switch {
+	case playErr != nil:
+		// The rules' refusal: in English as the engine words it; in
+		// another language a translated sentence, the engine's own detail
+		// beside it marked as English.
+		p.Outcome = "refused"
+		p.Retry = href(played, nil, false) // the moves made before it stay
+		p.Message = errorText(ctx, playErr)
+		if views.Lang(ctx) != "en" {
+			p.Message = tr(c, "This move is not allowed in this position.")
+			if errors.Is(playErr, rules.ErrNotation) {
+				p.Message = tr(c, "This notation cannot be read.")
+			}
+			p.Detail = rulesDetail(playErr)
+		}
+	case a.Reached:
+		p.Outcome = "right"
+		p.Message = tr(c, step.Done)
+		if !done[course.Game][n] {
+			if err := h.markDone(c, done, course.Game, n); err != nil {
+				return err
+			}
+			p.Course = courseView(ctx, course, done)
+		}
+		if n < len(course.Steps) {
+			p.NextHref, p.NextText = stepURL(course.Game, n+1), tr(c, "Next step: %s", tr(c, course.Steps[n].Title))
+		} else {
+			p.NextHref = "/challenges/new?game=" + course.Game + "#play-computer"
+			p.NextText = tr(c, "Course done: play a game against the computer (choose easy)")
+		}
+	case a.Over:
+		p.Outcome = "wrong"
+		p.Message = tr(c, "That does not reach the goal.")
+	default:
+		legal := st.Legal(learner)
+		p.Play.CanMove = len(legal) > 0
+		p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return href(played, sel, hint) })
+		for k, s := range p.Play.Next {
+			if s.Move != "" {
+				p.Play.Next[k] = views.Step{Href: href(append(append([]string{}, played...), s.Move), nil, hint)}
+			}
+		}
+		if len(p.Play.Selected) > 0 {
+			p.Play.BackHref = href(played, p.Play.Selected[:len(p.Play.Selected)-1], hint)
+		}
+		p.Line = strings.Join(played, ",")
+		left := step.Moves - made
+		p.MovesLeft = trn(c, "%d move left.", left, left)
+		if hint {
+			p.Play.Best = step.Hint
+		} else {
+			p.HintHref = href(played, p.Play.Selected, true)
+		}
+	}
+	return render(c, http.StatusOK, views.LearnStepView(p), views.LearnStepFragment(p))
+}

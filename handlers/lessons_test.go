@@ -1,0 +1,261 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/trench-games/trench/rules/lessons"
+	"github.com/trench-games/trench/views"
+)
+
+// clickLessonMove makes move on the step page c shows by clicking the
+// board's links one click after the other (st is the position shown).
+func clickLessonMove(t *testing.T, c *client, course lessons.Course, n int, before []string, move string) {
+	t.Helper()
+	a, err := course.Play(n, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, click := range a.Last().Clicks(move) {
+		link := c.Last.Find(fmt.Sprintf(`#lesson a[data-click=%q]`, click)).First()
+		if link.Length() == 0 {
+			html, _ := c.Last.Find("#lesson").Html()
+			t.Fatalf("%s %d: no link for the click %q of %q: %.1500s", course.Game, n+1, click, move, html)
+		}
+		c.Click(link)
+		c.wantStatus(http.StatusOK)
+	}
+}
+
+// TestLessonsEveryStepByClicks plays, on every step of the three courses,
+// the goal's moves and a wrong move by clicking the board's links, with
+// JavaScript off and on, in English and in French: the right moves say
+// "Well done" and lead to the next step (the last to a game against the
+// computer), a wrong move says it does not reach the goal and offers to
+// try again, a typed move the engine refuses says why; the visitor's
+// progress is kept in a cookie.
+func TestLessonsEveryStepByClicks(t *testing.T) {
+	s := startServer(t, "", nil)
+	for _, lang := range []string{"en", "fr"} {
+		ctx := views.WithLang(context.Background(), lang)
+		for _, htmx := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/htmx=%v", lang, htmx), func(t *testing.T) {
+				c := s.newClient(t)
+				c.AcceptLanguage = lang
+				c.Get("/learn")
+				c.wantStatus(http.StatusOK)
+				if got := c.Last.Find("#learn-courses > li").Length(); got != 3 {
+					t.Fatalf("/learn lists %d courses, want 3", got)
+				}
+				c.HTMX = htmx
+				for _, course := range lessons.Courses() {
+					for n, step := range course.Steps {
+						page := fmt.Sprintf("/learn/%s/%d", course.Game, n+1)
+						sol, ok := course.Solution(n)
+						if !ok {
+							t.Fatalf("%s: no solution", page)
+						}
+						// The right moves.
+						c.Get(page)
+						c.wantStatus(http.StatusOK)
+						if got := c.text("#lesson-task"); got != views.T(ctx, step.Task) {
+							t.Fatalf("%s: task %q, want %q", page, got, views.T(ctx, step.Task))
+						}
+						for i, m := range sol {
+							clickLessonMove(t, c, course, n, sol[:i], m)
+						}
+						if c.Last.Find("#lesson-right").Length() != 1 || !strings.Contains(c.text("#lesson-right"), views.T(ctx, "Well done!")) {
+							html, _ := c.Last.Html()
+							t.Fatalf("%s: after %q no \"Well done\": %.1500s", page, sol, html)
+						}
+						if htmx && c.Last.Find("html").Length() > 0 && c.Last.Find("nav.top").Length() > 0 {
+							t.Fatalf("%s: htmx got a whole page", page)
+						}
+						next, _ := c.Last.Find("#lesson-next").Attr("href")
+						want := fmt.Sprintf("/learn/%s/%d", course.Game, n+2)
+						if n == len(course.Steps)-1 {
+							want = "/challenges/new?game=" + course.Game + "#play-computer"
+						}
+						if next != want {
+							t.Fatalf("%s: next %q, want %q", page, next, want)
+						}
+						// A wrong move.
+						wrong, ok := course.WrongMove(n)
+						if !ok {
+							t.Fatalf("%s: no wrong move", page)
+						}
+						c.Get(page)
+						clickLessonMove(t, c, course, n, nil, wrong)
+						if got := c.text("#lesson-wrong"); got != views.T(ctx, "That does not reach the goal.") {
+							t.Fatalf("%s: after the wrong move %q: %q", page, wrong, got)
+						}
+						if retry, _ := c.Last.Find("#lesson-retry").Attr("href"); retry != page {
+							t.Fatalf("%s: try again goes to %q", page, retry)
+						}
+					}
+				}
+				// A move the engine refuses, typed in the move box.
+				c.Get("/learn/trench/1?try=" + url.QueryEscape("c3-c5"))
+				c.wantStatus(http.StatusOK)
+				refusal := views.T(ctx, "This move is not allowed in this position.")
+				if lang == "en" {
+					refusal = "illegal move"
+				}
+				if got := c.text("#lesson-wrong"); !strings.Contains(got, refusal) {
+					t.Fatalf("a refused move says %q, want %q", got, refusal)
+				}
+				// Progress, kept in the visitor's cookie.
+				c.HTMX = false
+				c.Get("/learn")
+				for _, course := range lessons.Courses() {
+					want := views.T(ctx, "%d of %d steps done", len(course.Steps), len(course.Steps))
+					if got := c.text("#learn-" + course.Game + " .learn-progress"); got != want {
+						t.Fatalf("/learn: %s progress %q, want %q", course.Game, got, want)
+					}
+				}
+				fresh := s.newClient(t)
+				fresh.Get("/learn/trench")
+				if got := fresh.Last.Find("#learn-steps li.done").Length(); got != 0 {
+					t.Fatalf("a new visitor has %d steps done", got)
+				}
+			})
+		}
+	}
+}
+
+// TestLessonProgressInTheAccount: a player's steps done are kept in the
+// account: seen from another browser once signed in, not in the
+// visitor's cookie.
+func TestLessonProgressInTheAccount(t *testing.T) {
+	s := startServer(t, "", nil)
+	a := s.newClient(t)
+	a.SignUp("ann")
+	a.Get("/learn/trenches/4?line=e5-i9")
+	a.wantStatus(http.StatusOK)
+	if a.Last.Find("#lesson-right").Length() != 1 {
+		t.Fatal("e5-i9 does not win the blocking step")
+	}
+	if a.Last.Find(`#learn-steps li.done[data-step="4"]`).Length() != 1 {
+		t.Fatal("the step just done is not marked in the list")
+	}
+	other := s.newClient(t)
+	other.Get("/learn/trenches")
+	if other.Last.Find("#learn-steps li.done").Length() != 0 {
+		t.Fatal("a visitor sees the player's progress")
+	}
+	if st := other.SignIn("ann", "correct horse"); st != http.StatusOK {
+		t.Fatalf("sign in: %d", st)
+	}
+	other.Get("/learn/trenches")
+	if got := other.Last.Find(`#learn-steps li.done`); got.Length() != 1 || got.AttrOr("data-step", "") != "4" {
+		t.Fatalf("signed in elsewhere, steps done: %d", got.Length())
+	}
+	other.Get("/learn")
+	if got := other.text("#learn-trenches .learn-progress"); got != "1 of 4 steps done" {
+		t.Fatalf("/learn says %q", got)
+	}
+}
+
+// TestLessonPagesRefuseBadAddresses: no such course or step is a 404, a
+// line longer than the moves allowed is refused in words, and the home
+// page and the empty dashboard link to the lessons.
+func TestLessonPagesRefuseBadAddresses(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	for _, p := range []string{"/learn/chess", "/learn/trench/0", "/learn/trench/7", "/learn/cards/x"} {
+		c.Get(p)
+		c.wantStatus(http.StatusNotFound)
+	}
+	c.Get("/learn/trench/1?line=c3-c4,c4-c5")
+	c.wantStatus(http.StatusOK)
+	if c.Last.Find("#lesson-wrong").Length() != 1 {
+		t.Fatal("a move after the step's last is not refused")
+	}
+	c.Get("/learn/trench/6?line=c4-d5&try=c3-c9")
+	c.wantStatus(http.StatusOK)
+	if retry, _ := c.Last.Find("#lesson-retry").Attr("href"); retry != "/learn/trench/6?line=c4-d5" {
+		t.Fatalf("after a refused second move, try again goes to %q", retry)
+	}
+	c.Get("/")
+	if href, _ := c.Last.Find("#newcomer-learn a").Attr("href"); href != "/learn" {
+		t.Fatalf("the visitors' home page links to %q", href)
+	}
+	c.SignUp("bob")
+	c.Get("/")
+	if href, _ := c.Last.Find("a#newcomer-learn").Attr("href"); href != "/learn" {
+		t.Fatalf("the empty dashboard links to %q", href)
+	}
+}
+
+// TestNoEnglishLeftOnTheLessons: in French, Portuguese, Spanish and
+// German, the lesson pages (the list, each course, each step before a
+// move, after the right moves and after a wrong one) hold no English.
+func TestNoEnglishLeftOnTheLessons(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	pages := []string{"/learn", "/learn/trench/1?try=c3-c5"}
+	for _, course := range lessons.Courses() {
+		pages = append(pages, "/learn/"+course.Game)
+		for n := range course.Steps {
+			page := fmt.Sprintf("/learn/%s/%d", course.Game, n+1)
+			sol, _ := course.Solution(n)
+			wrong, _ := course.WrongMove(n)
+			pages = append(pages, page, page+"?hint=1", page+"?line="+url.QueryEscape(strings.Join(sol, ",")),
+				page+"?line="+url.QueryEscape(wrong))
+			if len(sol) > 1 {
+				pages = append(pages, page+"?line="+url.QueryEscape(sol[0]))
+			}
+		}
+	}
+	for _, lang := range []string{"fr", "pt", "es", "de"} {
+		c.AcceptLanguage = lang
+		for _, p := range pages {
+			doc := c.Get(p)
+			c.wantStatus(http.StatusOK)
+			text := visibleText(doc)
+			var left []string
+			for _, loc := range englishWords.FindAllStringIndex(text, -1) {
+				from, to := max(loc[0]-40, 0), min(loc[1]+40, len(text))
+				left = append(left, "…"+text[from:to]+"…")
+			}
+			if len(left) > 0 {
+				t.Errorf("%s %s: English left:\n  %s", lang, p, strings.Join(left, "\n  "))
+			}
+		}
+	}
+}
+
+// TestLessonHintMarksTheSquares: the hint button marks the squares (the
+// card game: the slots, cards and action) the step is about, on each
+// game's board; nothing is marked before it is pressed.
+func TestLessonHintMarksTheSquares(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	for _, course := range lessons.Courses() {
+		for n, step := range course.Steps {
+			page := fmt.Sprintf("/learn/%s/%d", course.Game, n+1)
+			c.Get(page)
+			if got := c.Last.Find("#lesson .best").Length(); got != 0 {
+				t.Fatalf("%s: %d marked before the hint", page, got)
+			}
+			c.Click(c.Last.Find("#lesson-hint"))
+			c.wantStatus(http.StatusOK)
+			for _, click := range step.Hint {
+				marked := c.Last.Find(fmt.Sprintf(`#lesson .best[data-click=%q]`, click)).Length()
+				if course.Game == "cards" {
+					marked = c.Last.Find("#lesson .best").Length() // face-down slots carry no data-click
+				}
+				if marked == 0 {
+					t.Fatalf("%s: the hint does not mark %s", page, click)
+				}
+			}
+			if c.Last.Find("#lesson-hint-shown").Length() != 1 {
+				t.Fatalf("%s: the hint shown is not said", page)
+			}
+		}
+	}
+}
