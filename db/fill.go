@@ -489,6 +489,10 @@ func (f *filler) game(ctx context.Context, g *fillGame, players [2]*fillPlayer) 
 	reason := string(rec.result.Reason)
 	var total [2]int
 	g.plies = len(rec.moves)
+	// A finished game ended before now: a long one was played faster.
+	if late := g.created + int64(g.plies+1)*perMove; late > f.opt.Now.Unix() {
+		perMove = max(1, (f.opt.Now.Unix()-g.created)/int64(g.plies+1))
+	}
 	ended := g.created + int64(g.plies+1)*perMove
 	var endedCol any = ended
 	matchStatus := "finished"

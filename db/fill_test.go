@@ -53,7 +53,7 @@ func TestFill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	var most, median, years, changes, ratings, pairings, admins int
+	var most, median, years, changes, ratings, pairings, admins, future int
 	for q, dst := range map[string]*int{
 		`SELECT MAX(n) FROM (SELECT COUNT(*) n FROM games g JOIN users u ON u.id IN (g.side0_id, g.side1_id) GROUP BY u.id)`:                          &most,
 		`SELECT n FROM (SELECT COUNT(*) n FROM games g JOIN users u ON u.id IN (g.side0_id, g.side1_id) GROUP BY u.id) ORDER BY n LIMIT 1 OFFSET 250`: &median,
@@ -62,6 +62,8 @@ func TestFill(t *testing.T) {
 		`SELECT COUNT(*) FROM ratings`:                                     &ratings,
 		`SELECT COUNT(*) FROM tournament_pairings`:                         &pairings,
 		`SELECT COUNT(*) FROM users WHERE is_admin = 1 AND name = 'admin'`: &admins,
+		fmt.Sprintf(`SELECT (SELECT COUNT(*) FROM games WHERE ended_at > %[1]d OR updated_at > %[1]d OR created_at > %[1]d)
+			+ (SELECT COUNT(*) FROM moves WHERE created_at > %[1]d)`, t0.Unix()): &future,
 	} {
 		if err := raw.QueryRow(q).Scan(dst); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -76,6 +78,9 @@ func TestFill(t *testing.T) {
 	}
 	fk.Close()
 	t.Logf("most games %d, median %d, years %d, rating changes %d, ratings %d, pairings %d", most, median, years, changes, ratings, pairings)
+	if future != 0 {
+		t.Errorf("%d games or moves after the fill's present", future)
+	}
 	if most < 300 || median > 30 || years < 5 || changes != 2*res.Rated || ratings == 0 || pairings == 0 || admins != 1 || res.HeaviestGames != most {
 		t.Fatal("the fill is not spread as a server's after years")
 	}
