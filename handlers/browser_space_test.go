@@ -41,21 +41,27 @@ func TestBrowserSpaceActivatesSquaresAndCards(t *testing.T) {
 	}
 	space(`#board a[data-click]`, `#board button[name="move"]`)
 
-	id := startRated(t, s, "carol", "bob", "cards", "short")
-	for i := 0; ; i++ {
+	id := cardsActionFor(t, s, "carol", "bob")
+	b.open(fmt.Sprintf("/games/%d", id))
+	space(`#board a.cards-action`, `#board .cards-action[aria-current], #board .cards-place.target, #board .cards-action.active`)
+}
+
+// cardsActionFor starts a card game of a and b (a plays the first side)
+// and plays random moves until a may take an action; it returns the game.
+func cardsActionFor(t *testing.T, s *server, a, b string) int64 {
+	t.Helper()
+	id := startRated(t, s, a, b, "cards", "short")
+	for i := 0; i < 20; i++ {
 		g, err := s.DB.Game(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st, _ := g.Decode()
 		if g.ToMove == rules.Side0 && strings.Contains(" "+strings.Join(st.Legal(g.ToMove), " "), " shift") {
-			break
-		}
-		if i == 20 {
-			t.Fatal("carol never has an action to take")
+			return id
 		}
 		playRandom(t, s, id, 1)
 	}
-	b.open(fmt.Sprintf("/games/%d", id))
-	space(`#board a.cards-action`, `#board .cards-action[aria-current], #board .cards-place.target, #board .cards-action.active`)
+	t.Fatalf("%s never has an action to take", a)
+	return 0
 }
