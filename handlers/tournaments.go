@@ -351,7 +351,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 				Buchholz: pointsText(s.Buchholz), SonnebornBerger: decimalText(ctx, s.SonnebornBerger), Withdrawn: e.Withdrawn})
 		}
 		if d.Format == db.FormatRoundRobin {
-			crosstable(&p, d)
+			crosstable(ctx, &p, d)
 		} else {
 			rounds(ctx, &p, d)
 		}
@@ -368,7 +368,7 @@ func gameHref(p db.TournamentPairing) string {
 
 // crosstable fills a round robin's table: each player's results against
 // each other, both legs where there are two.
-func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
+func crosstable(ctx context.Context, p *views.TournamentPage, d db.TournamentDetail) {
 	idx := map[int64]int{}
 	for i, e := range d.Entrants {
 		idx[e.ID] = i
@@ -398,9 +398,19 @@ func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
 		}
 		add(&p.Cross[a][b], ta, gameHref(x))
 		add(&p.Cross[b][a], tb, gameHref(x))
+
 	}
 	for i := range p.Cross {
 		p.Cross[i][i] = views.CrossCell{Text: "×"}
+	}
+	// Each link says in words whom it is between and how it stands.
+	playing := views.T(ctx, "being played")
+	for i, row := range p.Cross {
+		for j := range row {
+			if cell := &row[j]; cell.Href != "" {
+				cell.Label = views.T(ctx, "%[1]s against %[2]s: %[3]s", p.CrossHead[i], p.CrossHead[j], strings.ReplaceAll(cell.Text, "…", playing))
+			}
+		}
 	}
 }
 

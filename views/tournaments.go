@@ -85,6 +85,9 @@ type StandingLine struct {
 type CrossCell struct {
 	Text string
 	Href string
+	// Label names the link for a screen reader in words: "alice against
+	// bob, being played".
+	Label string
 }
 
 // RoundView is one round's pairings.
