@@ -158,3 +158,40 @@ func TestBrowserFinishedCardTable(t *testing.T) {
 		t.Errorf("the empty hand keeps %.0f px of empty table", h)
 	}
 }
+
+// TestBrowserPhoneShowsRequestsAboveTheBoard: on a 390×844 phone the
+// opponent's takeback request, whose answer sits in the controls far
+// below the board, shows above the board on the first screen, with a link
+// to the answer.
+func TestBrowserPhoneShowsRequestsAboveTheBoard(t *testing.T) {
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	bob, id := browserGame(t, s, b)
+	carol := s.newClient(t)
+	carol.SignIn("carol", "correct horse")
+	clickMove(t, carol, id, func(int) int { return 0 })
+	clickMove(t, bob, id, func(int) int { return 0 })
+	bob.Get(fmt.Sprintf("/games/%d", id))
+	bob.Submit(bob.Last.Find("#takeback-ask-form"), nil)
+	b.do("phone-sized screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+	b.open(fmt.Sprintf("/games/%d", id))
+	if b.count("#takeback-asked") != 1 {
+		t.Fatal("the page shows no takeback request")
+	}
+	board := b.rect("#board")
+	found, err := chromedp.Run(b.ctx, chromedp.Evaluate[box](`(() => {
+		for (const a of document.querySelectorAll('main a[href="#takeback-asked"]')) {
+			const el = a.parentElement, r = el.getBoundingClientRect();
+			if (a.getBoundingClientRect().height > 0 && el.textContent.includes("asks to take back"))
+				return {Left: r.left, Top: r.top + scrollY, Right: r.right, Bottom: r.bottom + scrollY, Width: r.width, Height: r.height};
+		}
+		return {Top: -1};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found.Top < 0 || found.Bottom > board.Top || found.Bottom > 844 {
+		t.Fatalf("the request with a link to its answer is at %.0f–%.0f px, want above the board (top %.0f) on the first 844 px",
+			found.Top, found.Bottom, board.Top)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/views"
 )
 
@@ -331,7 +332,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 		View:     shown.View(seer),
 		Play: views.Play{
 			GameURL: gameURL, Ply: g.Ply, TakenBack: g.TakenBack, CSRF: pageOf(c, "").CSRF, Viewer: side, Square: square,
-			LastMove: lastClicks, LastMoveText: lastText,
+			LastMove: lastClicks, LastMoveText: lastText, CardsLast: cardsLastAction(g, s.moves[:shownPly]),
 		},
 	}
 	if side.Valid() && !g.Finished() && side != g.ToMove && review < 0 {
@@ -1241,4 +1242,30 @@ func (h *gameHandler) match(c echo.Context) error {
 		return db.Errorf(db.KindNotFound, "No such match.")
 	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d", games[len(games)-1].ID))
+}
+
+// cardsLastAction is the last action (not a refill) among moves of a card
+// game, without its hidden part; nil for the other games and before the
+// first action.
+func cardsLastAction(g db.Game, moves []db.Move) *views.CardsAction {
+	if g.Game != "cards" {
+		return nil
+	}
+	place := func(p cards.Place) string {
+		switch p.Zone {
+		case cards.Front:
+			return "F" + strconv.Itoa(p.N)
+		case cards.Back:
+			return "B" + strconv.Itoa(p.N)
+		}
+		return ""
+	}
+	for i := len(moves) - 1; i >= 0; i-- {
+		m, err := cards.ParseMove(moves[i].Move)
+		if err != nil || m.Kind == cards.Refill {
+			continue
+		}
+		return &views.CardsAction{Side: moves[i].Side, Kind: m.Kind, A: place(m.A), B: place(m.B)}
+	}
+	return nil
 }

@@ -378,7 +378,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 			}
 		}
 		if d.Format == db.FormatRoundRobin {
-			crosstable(&p, d)
+			crosstable(ctx, &p, d)
 		} else {
 			rounds(ctx, &p, d)
 		}
@@ -395,7 +395,7 @@ func gameHref(p db.TournamentPairing) string {
 
 // crosstable fills a round robin's table: each player's results against
 // each other, both legs where there are two.
-func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
+func crosstable(ctx context.Context, p *views.TournamentPage, d db.TournamentDetail) {
 	idx := map[int64]int{}
 	for i, e := range d.Entrants {
 		idx[e.ID] = i
@@ -405,8 +405,11 @@ func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
 	for i := range p.Cross {
 		p.Cross[i] = make([]views.CrossCell, len(d.Entrants))
 	}
-	add := func(cell *views.CrossCell, text, href string) {
-		cell.Results = append(cell.Results, views.CrossResult{Text: text, Href: href})
+	// Each link says in words whom its game is between and how it stands.
+	playing := views.T(ctx, "being played")
+	add := func(i, j int, text, href string) {
+		label := views.T(ctx, "%[1]s against %[2]s: %[3]s", p.CrossHead[i], p.CrossHead[j], strings.ReplaceAll(text, "…", playing))
+		p.Cross[i][j].Results = append(p.Cross[i][j].Results, views.CrossResult{Text: text, Href: href, Label: label})
 	}
 	for _, x := range d.Pairings {
 		if x.Side[1].ID == 0 {
@@ -417,8 +420,8 @@ func crosstable(p *views.TournamentPage, d db.TournamentDetail) {
 		if x.Decided {
 			ta, tb = pointsText(x.Points0), pointsText(1-x.Points0)
 		}
-		add(&p.Cross[a][b], ta, gameHref(x))
-		add(&p.Cross[b][a], tb, gameHref(x))
+		add(a, b, ta, gameHref(x))
+		add(b, a, tb, gameHref(x))
 	}
 	for i := range p.Cross {
 		p.Cross[i][i] = views.CrossCell{Text: "×"}

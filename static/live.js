@@ -201,6 +201,36 @@
     }
     next.focus();
   });
+  // Space acts as Enter on the links of a board (the squares, the cards,
+  // the card game's action words): a screen reader announces them as grid
+  // cells and buttons, which Space activates (when it is released, as a
+  // button does), where a link would scroll the page.
+  function spaceLink(e) {
+    var t = e.target;
+    return e.key === " " && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey &&
+      t && t.tagName === "A" && t.dataset && t.dataset.click && t.closest("#game #board") ? t : null;
+  }
+  var spaced = null;
+  document.addEventListener("keydown", function (e) {
+    var t = spaceLink(e);
+    if (t) {
+      e.preventDefault();
+      spaced = e.repeat ? spaced : t;
+    }
+  });
+  document.addEventListener("keypress", function (e) {
+    if (spaceLink(e)) {
+      e.preventDefault();
+    }
+  });
+  document.addEventListener("keyup", function (e) {
+    var t = spaceLink(e);
+    if (t && t === spaced) {
+      e.preventDefault();
+      spaced = null;
+      t.click();
+    }
+  });
   document.addEventListener("htmx:afterSettle", function () {
     restoreFocus();
     announce();

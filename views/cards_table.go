@@ -320,6 +320,9 @@ func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 
 	t.Phase, t.Stage = cardsPhase(ctx, v, p)
 	t.Status = boardStatus(ctx, p, t.Phase)
+	if said := cardsLastSaid(ctx, v, p); said != "" {
+		t.Status = said + " " + t.Status
+	}
 	if player && v.ToMove == p.Viewer && p.CanMove && !reveal {
 		t.Actions = cardsActions(ctx, v, p)
 	}
@@ -513,4 +516,71 @@ func cardCourt(c cards.Card) bool { return c.Rank() >= cards.Jack }
 // "6 cards".
 func cardsCount(ctx context.Context, n int) string {
 	return TN(ctx, "%d cards", n, n)
+}
+
+// cardsLastSaid says the last action of the game in a sentence for the
+// live region, in the language of ctx: the battle of an attack with both
+// cards, the card a recon turned up, the places a shift swapped; never a
+// hidden card. "" before the first action.
+func cardsLastSaid(ctx context.Context, v cards.View, p Play) string {
+	a := p.CardsLast
+	if a == nil {
+		return ""
+	}
+	player := p.Viewer.Valid()
+	mine := player && a.Side == p.Viewer
+	switch a.Kind {
+	case cards.Attack:
+		b := v.LastBattle
+		if b == nil {
+			return ""
+		}
+		var who string
+		switch {
+		case mine:
+			who = T(ctx, "you attacked")
+		case player:
+			who = T(ctx, "your opponent attacked")
+		default:
+			who = bySide(b.Attacker, T(ctx, "Black attacked"), T(ctx, "Red attacked"))
+		}
+		slot := "F" + strconv.Itoa(b.Slot)
+		att, def := cardName(ctx, b.Cards[b.Attacker]), cardName(ctx, b.Cards[b.Attacker.Other()])
+		if !b.Winner.Valid() {
+			return T(ctx, "Battle at %[1]s, %[2]s: %[3]s against %[4]s, a tie; both cards go back to the hands.", slot, who, att, def)
+		}
+		return T(ctx, "Battle at %[1]s, %[2]s: %[3]s against %[4]s; %[5]s wins, %[6]s is out.", slot, who, att, def,
+			cardName(ctx, b.Cards[b.Winner]), cardName(ctx, b.Cards[b.Winner.Other()]))
+	case cards.Recon:
+		card := T(ctx, "face down")
+		for _, sl := range append(v.Sides[a.Side.Other()].Front[:], v.Sides[a.Side.Other()].Back[:]...) {
+			if sl.Name == a.A && sl.Known && sl.FaceUp {
+				card = cardName(ctx, sl.Card)
+			}
+		}
+		switch {
+		case mine:
+			return T(ctx, "You turned up your opponent's %[1]s: %[2]s.", a.A, card)
+		case player:
+			return T(ctx, "Your opponent turned up your %[1]s: %[2]s.", a.A, card)
+		}
+		return bySide(a.Side, T(ctx, "Black turned up Red's %[1]s: %[2]s.", a.A, card),
+			T(ctx, "Red turned up Black's %[1]s: %[2]s.", a.A, card))
+	case cards.Shift:
+		place := func(s string) string {
+			if s == "" {
+				return T(ctx, "a card of the hand")
+			}
+			return s
+		}
+		x, y := place(a.A), place(a.B)
+		switch {
+		case mine:
+			return T(ctx, "You shifted %[1]s and %[2]s.", x, y)
+		case player:
+			return T(ctx, "Your opponent shifted %[1]s and %[2]s.", x, y)
+		}
+		return bySide(a.Side, T(ctx, "Black shifted %[1]s and %[2]s.", x, y), T(ctx, "Red shifted %[1]s and %[2]s.", x, y))
+	}
+	return ""
 }

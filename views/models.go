@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/cards"
 )
 
 // Page is what the layout needs on every page.
@@ -282,6 +283,19 @@ type Play struct {
 	// move so that a page drawn before a takeback cannot move in the
 	// position after it (db.Play.TakenBack).
 	TakenBack int
+	// CardsLast is the last action (not a refill) of a card game up to
+	// the position shown, as anyone may know it; nil in the other games
+	// and before the first action.
+	CardsLast *CardsAction
+}
+
+// CardsAction is an action of Trench, the card game without its hidden
+// part: who took it, which action, and the places it names ("F1", "B3";
+// "" for a card of the hand, which is never named).
+type CardsAction struct {
+	Side rules.Side
+	Kind cards.Kind
+	A, B string
 }
 
 // IsSelected reports whether click is among the clicks made so far.

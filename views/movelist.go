@@ -27,10 +27,22 @@ func logLines(g GamePage, lines []LogLine) templ.Component {
 			sw.raw(`" class="`)
 			sw.text(logClass(g, l))
 			sw.raw(`">`)
+			// The mark is named by the mover's side ("Black") for a
+			// screen reader, which would otherwise read "black circle".
+			name := ""
+			if l.Side.Valid() {
+				name = g.Players[l.Side].SideName
+			}
 			if l.Dark {
-				sw.raw(`<span class="mark dark">● </span> `) // not shown: markup
+				sw.raw(`<span class="mark dark" role="img" aria-label="`) // not shown: markup
 			} else {
-				sw.raw(`<span class="mark light">○ </span> `) // not shown: markup
+				sw.raw(`<span class="mark light" role="img" aria-label="`) // not shown: markup
+			}
+			sw.text(name)
+			if l.Dark {
+				sw.raw(`">● </span> `) // not shown: markup
+			} else {
+				sw.raw(`">○ </span> `) // not shown: markup
 			}
 			if g.LogHref != "" {
 				sw.raw(`<a href="`)

@@ -96,6 +96,9 @@ type CrossCell struct {
 type CrossResult struct {
 	Text string
 	Href string
+	// Label names the link for a screen reader in words: "alice against
+	// bob, being played".
+	Label string
 }
 
 // RoundView is one round's pairings.
