@@ -12,6 +12,8 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/trench-games/trench/rules"
 )
 
 // The catalogues: one TOML file per language in locales/, keyed by the
@@ -296,4 +298,19 @@ func Duration(ctx context.Context, d time.Duration) string {
 		return T(ctx, "%[1]s %[2]s", TN(ctx, "%d hours", hours, hours), TN(ctx, "%d minutes", mins, mins))
 	}
 	return TN(ctx, "%d minutes", max(mins, 1), max(mins, 1))
+}
+
+// Refusal returns a game's refusal of a move as a whole sentence in the
+// language of ctx: the sentence of its code with its values, each
+// rules.Term among them translated too.
+func Refusal(ctx context.Context, e *rules.MoveError) string {
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		if t, ok := a.(rules.Term); ok {
+			args[i] = T(ctx, string(t))
+		} else {
+			args[i] = a
+		}
+	}
+	return T(ctx, rules.RefusalText(e.Code), args...)
 }
