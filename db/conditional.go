@@ -92,7 +92,7 @@ func storePlan(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		return err
 	}
 	if rules.HidesInformation(eng) {
-		return Errorf(KindInvalid, "Conditional moves are not offered in %s: the opponent's cards are hidden.", Term(eng.Title()))
+		return Errorf(KindInvalid, "Conditional moves are not offered in Trench, the card game: the opponent's cards are hidden.")
 	}
 	if side == g.ToMove {
 		return Errorf(KindInvalid, "It is your move: a plan is for while your opponent thinks.")
