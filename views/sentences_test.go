@@ -2,7 +2,9 @@ package views
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/trench-games/trench/rules/trench"
 )
@@ -32,5 +34,36 @@ func TestCaptureLabelsAreWholeSentences(t *testing.T) {
 		if got := two.Label(ctx, w); got != c.two {
 			t.Errorf("%s: %q, want %q", c.lang, got, c.two)
 		}
+	}
+}
+
+// TestFrenchAndSpanishWording: the first of a month is "1er" in French
+// (and only there), the French rating is a "cote" and only the leaderboard
+// a "classement", and the Spanish verification mail's link works "en un
+// plazo de dos días".
+func TestFrenchAndSpanishWording(t *testing.T) {
+	first := time.Date(2026, time.December, 1, 9, 30, 0, 0, time.UTC)
+	fr, de, es := WithLang(context.Background(), "fr"), WithLang(context.Background(), "de"), WithLang(context.Background(), "es")
+	for _, c := range []struct{ got, want string }{
+		{Date(fr, first), "1er décembre 2026"},
+		{DateTime(fr, first), "1er décembre 2026 à 09:30 UTC"},
+		{Date(fr, first.AddDate(0, 0, 1)), "2 décembre 2026"},
+		{Date(de, first), "1. Dezember 2026"},
+		{Date(context.Background(), first), "1 December 2026"},
+		{T(fr, "Rating"), "Cote Elo"},
+		{T(fr, "Leaderboard"), "Classement"},
+		{T(fr, "unrated"), "sans cote"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+	for _, id := range []string{"Rating", "Ratings", "unrated", "%s rating history: %s", "Rated: the games change both players' ratings"} {
+		if s := T(fr, id); strings.Contains(strings.ToLower(s), "classement") {
+			t.Errorf("fr %q reads %q: a rating is a cote, not a classement", id, s)
+		}
+	}
+	if s := T(es, "to confirm that %s is your address on %s, open this link within two days:"); !strings.Contains(s, "en un plazo de dos días") {
+		t.Errorf("es verification mail: %q", s)
 	}
 }
