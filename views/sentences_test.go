@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -65,5 +66,28 @@ func TestFrenchAndSpanishWording(t *testing.T) {
 	}
 	if s := T(es, "to confirm that %s is your address on %s, open this link within two days:"); !strings.Contains(s, "en un plazo de dos días") {
 		t.Errorf("es verification mail: %q", s)
+	}
+}
+
+// TestPortugueseIsEuropean: the Portuguese catalogue writes European
+// Portuguese: "Registar", "Guardar", "Definições", "palavra-passe",
+// "está a procurar", never the Brazilian forms.
+func TestPortugueseIsEuropean(t *testing.T) {
+	if err := CatalogueError(); err != nil {
+		t.Fatal(err)
+	}
+	pt := WithLang(context.Background(), "pt")
+	for id, want := range map[string]string{"Sign up": "Registar-se", "Save": "Guardar", "Settings": "Definições", "Password": "Palavra-passe"} {
+		if got := T(pt, id); got != want {
+			t.Errorf("%q reads %q, want %q", id, got, want)
+		}
+	}
+	brazilian := regexp.MustCompile(`\b(Salvar|salvar|senhas?|Senhas?|[Cc]adastr\w*|Configurações|configurações|[Rr]egistr\w*|usuários?|Baixar|planej\w*|(está|estão|estou|estamos) \w+(ando|endo|indo))\b`)
+	for id, m := range catalogues["pt"].seen {
+		for _, text := range []string{m.Other, m.One} {
+			if w := brazilian.FindString(text); w != "" {
+				t.Errorf("pt %q: %q is Brazilian (%q)", id, w, text)
+			}
+		}
 	}
 }
