@@ -112,7 +112,7 @@ func (db *DB) RequestPasswordReset(ctx context.Context, email string, now time.T
 	}
 	defer tx.Rollback()
 	var r PasswordReset
-	err = tx.QueryRowContext(ctx, `SELECT u.id, u.name, s.email, u.language FROM notify_settings s JOIN users u ON u.id = s.user_id
+	err = tx.QueryRowContext(ctx, `SELECT u.id, u.name, s.email, `+mailLanguage+` FROM notify_settings s JOIN users u ON u.id = s.user_id
 		WHERE s.email = ? COLLATE NOCASE AND s.email <> '' AND s.email_verified AND u.deleted_at IS NULL AND u.suspended_at IS NULL
 		ORDER BY u.id LIMIT 1`, email).Scan(&r.To.UserID, &r.To.Name, &r.To.Email, &r.To.Language)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -203,7 +203,7 @@ func (db *DB) ForcePasswordReset(ctx context.Context, userID int64, now time.Tim
 	}
 	defer tx.Rollback()
 	var r PasswordReset
-	err = tx.QueryRowContext(ctx, `SELECT u.id, u.name, CASE WHEN s.email_verified THEN COALESCE(s.email, '') ELSE '' END, u.language
+	err = tx.QueryRowContext(ctx, `SELECT u.id, u.name, CASE WHEN s.email_verified THEN COALESCE(s.email, '') ELSE '' END, `+mailLanguage+`
 		FROM users u LEFT JOIN notify_settings s ON s.user_id = u.id WHERE u.id = ? AND u.deleted_at IS NULL`, userID).
 		Scan(&r.To.UserID, &r.To.Name, &r.To.Email, &r.To.Language)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -244,7 +244,7 @@ func (db *DB) StartEmailVerification(ctx context.Context, userID int64, now time
 	defer tx.Rollback()
 	var v EmailVerification
 	var verified bool
-	err = tx.QueryRowContext(ctx, `SELECT u.id, u.name, COALESCE(s.email, ''), COALESCE(s.email_verified, 0), u.language
+	err = tx.QueryRowContext(ctx, `SELECT u.id, u.name, COALESCE(s.email, ''), COALESCE(s.email_verified, 0), `+mailLanguage+`
 		FROM users u LEFT JOIN notify_settings s ON s.user_id = u.id WHERE u.id = ?`, userID).
 		Scan(&v.To.UserID, &v.To.Name, &v.To.Email, &verified, &v.To.Language)
 	switch {

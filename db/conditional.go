@@ -92,7 +92,7 @@ func storePlan(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		return err
 	}
 	if rules.HidesInformation(eng) {
-		return Errorf(KindInvalid, "Conditional moves are not offered in %s: the opponent's cards are hidden.", Term(eng.Title()))
+		return Errorf(KindInvalid, "Conditional moves are not offered in Trench, the card game: the opponent's cards are hidden.")
 	}
 	if side == g.ToMove {
 		return Errorf(KindInvalid, "It is your move: a plan is for while your opponent thinks.")
@@ -143,10 +143,16 @@ func checkPlan(st rules.State, lines [][]string) error {
 			}
 			next, err := cur.Apply(m)
 			if err != nil {
-				if j%2 == 1 {
-					return Errorf(KindInvalid, "Line %d: move %d, %q, is not a legal move of your there.", i+1, j+1, m)
+				var refusal *rules.MoveError
+				switch {
+				case !errors.As(err, &refusal) && j%2 == 1:
+					return Errorf(KindInvalid, "Line %d: your move %d, %q, cannot be played there.", i+1, j+1, m)
+				case refusal == nil:
+					return Errorf(KindInvalid, "Line %d: your opponent's move %d, %q, cannot be played there.", i+1, j+1, m)
+				case j%2 == 1:
+					return Errorf(KindInvalid, "Line %d: your move %d, %q, cannot be played there: %s.", i+1, j+1, m, Refusal{refusal})
 				}
-				return Errorf(KindInvalid, "Line %d: move %d, %q, is not a legal move of your opponent's there.", i+1, j+1, m)
+				return Errorf(KindInvalid, "Line %d: your opponent's move %d, %q, cannot be played there: %s.", i+1, j+1, m, Refusal{refusal})
 			}
 			cur = next
 		}

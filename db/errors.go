@@ -54,6 +54,14 @@ func (t Term) String() string {
 	return s
 }
 
+// Refusal is a value of an *Error's Args: a game's refusal of a move,
+// written as its English sentence (without the rules' "illegal move: ");
+// the handlers translate it as they translate the refusal itself.
+type Refusal struct{ Err *rules.MoveError }
+
+// String returns the English sentence of the refusal.
+func (r Refusal) String() string { return r.Err.Reason() }
+
 // Errorf returns an *Error of kind with a formatted message for the user.
 func Errorf(kind Kind, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Format: format, Args: args}

@@ -248,8 +248,9 @@ type Recipient struct {
 	UserID int64
 	Name   string
 	Email  string
-	// Language is the code of the language the player chose for their
-	// pages and mails ("fr"); "" when they chose none.
+	// Language is the code of the language of the player's mails ("fr"):
+	// the one they chose, else the one their browser last asked for at
+	// sign-up or sign-in; "" when neither is known.
 	Language string
 }
 
@@ -288,7 +289,7 @@ func (db *DB) DueMoveNotices(ctx context.Context, ch Channel) ([]MoveNotice, err
 	if !ok {
 		return nil, Errorf(KindInvalid, "Unknown notification channel %q.", ch)
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, COALESCE((SELECT email FROM notify_settings WHERE user_id = u.id), ''), u.language, g.id
+	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, COALESCE((SELECT email FROM notify_settings WHERE user_id = u.id), ''), `+mailLanguage+`, g.id
 		FROM games g JOIN users u ON g.status = 'active'
 			AND ((g.to_move = 0 AND g.side0_id = u.id) OR (g.to_move = 1 AND g.side1_id = u.id))
 		WHERE `+wants+`
@@ -382,7 +383,7 @@ func DigestDay(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 // chose NotifyDaily, has an address, has at least one game waiting for
 // their move and has no digest recorded for now's day.
 func (db *DB) DueDigests(ctx context.Context, now time.Time) ([]Digest, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, u.language
+	rows, err := db.read.QueryContext(ctx, `SELECT s.user_id, u.name, s.email, `+mailLanguage+`
 		FROM notify_settings s JOIN users u ON u.id = s.user_id
 		WHERE s.mode = 'daily' AND s.email <> '' AND s.email_verified
 			AND NOT EXISTS (SELECT 1 FROM digests d WHERE d.user_id = s.user_id AND d.day = ?1)

@@ -39,7 +39,7 @@ func TakebackRefusalError(g Game) error {
 		return Errorf(KindInvalid, "This game is unknown to the server.")
 	}
 	if rules.HidesInformation(e) {
-		return Errorf(KindInvalid, "Takebacks are not offered in %s: a played card has been seen.", Term(e.Title()))
+		return Errorf(KindInvalid, "Takebacks are not offered in Trench, the card game: a played card has been seen.")
 	}
 	if !g.Takebacks {
 		return Errorf(KindInvalid, "This game was agreed without takebacks.")

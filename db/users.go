@@ -22,6 +22,10 @@ type User struct {
 	// Language is the code of the language of the player's pages and
 	// mails ("fr"); "" follows the browser.
 	Language string
+	// BrowserLanguage is the language the player's browser last asked for
+	// at sign-up or sign-in ("fr"; "" when unknown): mails and the feed
+	// are written in it while Language is "".
+	BrowserLanguage string
 	// Theme is the colour theme: "system" (the browser's), "light" or
 	// "dark".
 	Theme       string
@@ -109,13 +113,13 @@ func (db *DB) CreateUser(ctx context.Context, name, passwordHash string, now tim
 	return u, tx.Commit()
 }
 
-const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen, confirm_moves, language, theme`
+const userColumns = `id, name, password_hash, board_view, created_at, is_admin, suspended_at, deleted_at, session_gen, confirm_moves, language, theme, browser_language`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var u User
 	var created int64
 	var suspended, deleted sql.NullInt64
-	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen, &u.ConfirmMoves, &u.Language, &u.Theme)
+	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.BoardView, &created, &u.Admin, &suspended, &deleted, &u.SessionGen, &u.ConfirmMoves, &u.Language, &u.Theme, &u.BrowserLanguage)
 	u.CreatedAt = fromUnix(created)
 	u.SuspendedAt, u.DeletedAt = fromNullUnix(suspended), fromNullUnix(deleted)
 	return u, err
@@ -195,6 +199,20 @@ func (db *DB) SetLanguage(ctx context.Context, id int64, lang string) error {
 	}
 	return db.exec1(ctx, "set language", `UPDATE users SET language = ? WHERE id = ?`, lang, id)
 }
+
+// SetBrowserLanguage remembers lang, one of Languages, as the language
+// player id's browser asks for (see User.BrowserLanguage). Errors:
+// KindInvalid for another code, KindNotFound.
+func (db *DB) SetBrowserLanguage(ctx context.Context, id int64, lang string) error {
+	if !slices.Contains(Languages, lang) {
+		return Errorf(KindInvalid, "Unknown language %q.", lang)
+	}
+	return db.exec1(ctx, "set browser language", `UPDATE users SET browser_language = ? WHERE id = ?`, lang, id)
+}
+
+// mailLanguage is the SQL expression of the language of the mails to
+// the user u: the one they chose, else their browser's.
+const mailLanguage = `CASE WHEN u.language <> '' THEN u.language ELSE u.browser_language END`
 
 // SetTheme stores a player's colour theme: "system", "light" or "dark".
 // Errors: KindInvalid for another, KindNotFound.

@@ -33,7 +33,7 @@ type accountHandler struct {
 	// the background (so that answering takes as long whether a mail goes
 	// out or not).
 	mailOn func() bool
-	mail   func(to db.Recipient, subject, body string)
+	mail   func(to db.Recipient, lang, subject, body string)
 	base   func(c echo.Context) string // the server's public URL
 	// limits counts reset requests (per client and per e-mail address,
 	// whether or not the address is known) and wrong passwords at
@@ -81,7 +81,7 @@ func (h *accountHandler) requestReset(c echo.Context) error {
 		base := h.base(c)
 		// In the language the account chose: whoever asks may not be its owner.
 		ctx := mailContext(c.Request().Context(), r.To, "")
-		h.mail(r.To, views.T(ctx, "Choose a new password"), mailHello(ctx, r.To)+
+		h.mail(r.To, views.Lang(ctx), views.T(ctx, "Choose a new password"), mailHello(ctx, r.To)+
 			views.T(ctx, "somebody (you, we hope) asked for a new password for your account %s on %s.\nTo choose one, open this link within an hour; it works once:", r.To.Name, base)+
 			"\n\n"+base+"/reset/"+r.Token+"\n\n"+
 			views.T(ctx, "Every session of your account ends when you use it. If you did not ask for it, ignore this mail: your password stays as it is.")+"\n")
@@ -157,7 +157,7 @@ func (h *accountHandler) sendVerification(c echo.Context) error {
 	base := h.base(c)
 	// The player asking is the one mailed: their pages' language is theirs.
 	ctx := mailContext(c.Request().Context(), v.To, views.Lang(c.Request().Context()))
-	h.mail(v.To, views.T(ctx, "Verify your e-mail address"), mailHello(ctx, v.To)+
+	h.mail(v.To, views.Lang(ctx), views.T(ctx, "Verify your e-mail address"), mailHello(ctx, v.To)+
 		views.T(ctx, "to confirm that %s is your address on %s, open this link within two days:", v.To.Email, base)+
 		"\n\n"+base+"/verify/"+v.Token+"\n\n"+views.T(ctx, "If you did not ask for it, ignore this mail.")+"\n")
 	return c.Redirect(http.StatusSeeOther, "/settings?verify=sent#email")
@@ -313,15 +313,15 @@ func (h *accountHandler) deleteAccount(c echo.Context) error {
 		OK: true, Message: tr(c, "Your account %s is deleted. Thank you for playing.", u.Name), LinkHref: "/", LinkText: tr(c, "The start page")}), nil)
 }
 
-// mailLater sends one mail to r in the background through the configured
-// mail server; a failure is logged (the user can ask again), and a mail
+// mailLater sends one mail to r, written in the language lang, in the
+// background through the configured mail server; a failure is logged (the user can ask again), and a mail
 // the mail server refused is recorded for r as the notifications' are
 // (RecordMailFailure: their settings page says so).
-func (a *App) mailLater(r db.Recipient, subject, body string) {
+func (a *App) mailLater(r db.Recipient, lang, subject, body string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		err := a.sendMail(ctx, r, subject, body)
+		err := a.sendMail(ctx, r, lang, subject, body)
 		if err == nil {
 			return
 		}
@@ -337,13 +337,13 @@ func (a *App) mailLater(r db.Recipient, subject, body string) {
 	}()
 }
 
-// sendMail sends one mail to r now.
-func (a *App) sendMail(ctx context.Context, r db.Recipient, subject, body string) error {
+// sendMail sends one mail to r, written in the language lang, now.
+func (a *App) sendMail(ctx context.Context, r db.Recipient, lang, subject, body string) error {
 	cfg := a.cfg.SMTP
 	if cfg.Addr == "" {
 		return fmt.Errorf("mail: no mail server")
 	}
-	msg, err := a.newMail(r, subject, body+mailSignature(strings.TrimRight(a.cfg.BaseURL, "/")), a.cfg.Now())
+	msg, err := a.newMail(r, lang, subject, body+mailSignature(strings.TrimRight(a.cfg.BaseURL, "/")), a.cfg.Now())
 	if err != nil {
 		return fmt.Errorf("mail: compose: %w", err)
 	}

@@ -21,7 +21,7 @@ type adminHandler struct {
 	db     *db.DB
 	now    func() time.Time
 	mailOn func() bool
-	mail   func(to db.Recipient, subject, body string)
+	mail   func(to db.Recipient, lang, subject, body string)
 	base   func(c echo.Context) string
 	live   *liveHub // closes the streams of the sessions an action ends
 }
@@ -302,7 +302,7 @@ func (h *adminHandler) user(c echo.Context) error {
 		if mailed {
 			// In the language the player chose, not the admin's.
 			mctx := mailContext(ctx, r.To, "")
-			h.mail(r.To, views.T(mctx, "Choose a new password"), mailHello(mctx, r.To)+
+			h.mail(r.To, views.Lang(mctx), views.T(mctx, "Choose a new password"), mailHello(mctx, r.To)+
 				views.T(mctx, "the admin of %s has reset your password. To choose a new one, open this link within three days; it works once:", h.base(c))+
 				"\n\n"+link+"\n")
 		}

@@ -107,6 +107,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
+	if err := h.rememberBrowserLanguage(c, u.ID); err != nil {
+		return err
+	}
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
@@ -164,10 +167,25 @@ func (h *authHandler) signIn(c echo.Context) error {
 	if u.Suspended() {
 		return formError(c, http.StatusForbidden, false, name, tr(c, "This account is suspended. Please ask the server's admin."))
 	}
+	if err := h.rememberBrowserLanguage(c, u.ID); err != nil {
+		return err
+	}
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next")))
+}
+
+// rememberBrowserLanguage stores the language the browser of the request
+// asks for (its Accept-Language, matched to the site's languages) as
+// player id's, for the mails and the feed written while they choose none.
+// A request without the header changes nothing.
+func (h *authHandler) rememberBrowserLanguage(c echo.Context, id int64) error {
+	accept := c.Request().Header.Get("Accept-Language")
+	if accept == "" {
+		return nil
+	}
+	return h.db.SetBrowserLanguage(c.Request().Context(), id, views.MatchLanguage(accept))
 }
 
 func (h *authHandler) signOut(c echo.Context) error {

@@ -37,7 +37,7 @@ func TestBrowserLanguages(t *testing.T) {
 	}{
 		{"en", "Rules", "Sign in", "Settings", "Language", "Change language", "Language and colours"},
 		{"fr", "Règles", "Se connecter", "Paramètres", "Langue", "Changer de langue", "Langue et couleurs"},
-		{"pt", "Regras", "Entrar", "Configurações", "Idioma", "Mudar de idioma", "Idioma e cores"},
+		{"pt", "Regras", "Entrar", "Definições", "Idioma", "Mudar de idioma", "Idioma e cores"},
 		{"es", "Reglas", "Iniciar sesión", "Ajustes", "Idioma", "Cambiar de idioma", "Idioma y colores"},
 		{"de", "Regeln", "Anmelden", "Einstellungen", "Sprache", "Sprache wechseln", "Sprache und Farben"},
 	}

@@ -47,7 +47,7 @@ func challengeForm(c echo.Context, game string, in db.NewChallenge, msg string) 
 	for _, e := range engines {
 		g := views.ChallengeGame{Key: e.Key(), Title: tr(c, e.Title())}
 		if rules.HidesInformation(e) {
-			g.NoTakebacks = tr(c, "No takebacks in %s: a played card has been seen.", g.Title)
+			g.NoTakebacks = tr(c, "No takebacks in Trench, the card game: a played card has been seen.")
 		}
 		for i, v := range e.Variants() {
 			g.Variants = append(g.Variants, views.Option{Value: v.Key, Label: tr(c, v.Title), Selected: in.Variant == v.Key || in.Variant == "" && i == 0})

@@ -19,7 +19,7 @@ func TestErrorTextPerLanguage(t *testing.T) {
 	en := views.WithLang(context.Background(), "en")
 	fr := views.WithLang(context.Background(), "fr")
 	de := views.WithLang(context.Background(), "de")
-	illegal := fmt.Errorf("%w: no unit on d4", rules.ErrIllegal)
+	illegal := rules.Refuse(rules.ErrIllegal, "trench.no-unit", "d4")
 	for _, c := range []struct {
 		name   string
 		err    error
@@ -29,23 +29,29 @@ func TestErrorTextPerLanguage(t *testing.T) {
 			"Une erreur s'est produite sur le serveur. Rien n'a été modifié\u00a0; veuillez réessayer.",
 			"Auf dem Server ist etwas schiefgegangen. Nichts wurde geändert; bitte versuche es noch einmal."},
 		{"illegal move", illegal,
-			"Ce coup n'est pas permis dans cette position\u00a0: no unit on d4",
-			"Dieser Zug ist in dieser Stellung nicht erlaubt: no unit on d4"},
-		{"illegal move, wrapped", fmt.Errorf("trenches: move %v leaves the board: %w", "a1-a0", rules.ErrIllegal),
-			"Ce coup n'est pas permis dans cette position\u00a0: move a1-a0 leaves the board",
-			"Dieser Zug ist in dieser Stellung nicht erlaubt: move a1-a0 leaves the board"},
+			"Ce coup n'est pas permis dans cette position\u00a0: aucune unité en d4",
+			"Dieser Zug ist in dieser Stellung nicht erlaubt: auf d4 steht keine Einheit"},
+		{"illegal move with terms", rules.Refuse(rules.ErrIllegal, "trench.cannot-reach", rules.Term("General"), "a1", "a8"),
+			"Ce coup n'est pas permis dans cette position\u00a0: le Général en a1 ne peut pas atteindre a8",
+			"Dieser Zug ist in dieser Stellung nicht erlaubt: der General auf a1 kann a8 nicht erreichen"},
 		{"wrapped twice", fmt.Errorf("game 7: %w", illegal),
-			"Ce coup n'est pas permis dans cette position\u00a0: no unit on d4",
-			"Dieser Zug ist in dieser Stellung nicht erlaubt: no unit on d4"},
+			"Ce coup n'est pas permis dans cette position\u00a0: aucune unité en d4",
+			"Dieser Zug ist in dieser Stellung nicht erlaubt: auf d4 steht keine Einheit"},
+		{"a rules error without a code keeps its English words out", fmt.Errorf("trenches: move %v leaves the board: %w", "a1-a0", rules.ErrIllegal),
+			"Ce coup n'est pas permis dans cette position.",
+			"Dieser Zug ist in dieser Stellung nicht erlaubt."},
+		{"a plan quoting a refusal", db.Errorf(db.KindInvalid, "Line %d: your move %d, %q, cannot be played there: %s.", 1, 2, "d2xd3", db.Refusal{Err: rules.Refuse(rules.ErrIllegal, "trench.captures-none", "d2xd3", "d2-d3")}),
+			"Ligne 1\u00a0: votre coup 2, \"d2xd3\", ne peut pas être joué dans cette position\u00a0: le coup d2xd3 ne prend rien\u00a0: écrivez d2-d3.",
+			"Zeile 1: Dein Zug 2, \"d2xd3\", ist dort nicht möglich: der Zug d2xd3 schlägt nichts: schreibe d2-d3."},
 		{"bare notation error", rules.ErrNotation,
 			"Cette notation est illisible.",
 			"Diese Notation ist nicht lesbar."},
 		{"a term", db.Errorf(db.KindConflict, "This challenge is no longer open (it was %s).", db.Term("accepted|challenge")),
 			"Ce défi n'est plus ouvert (il a été accepté).",
 			"Diese Herausforderung ist nicht mehr offen (sie wurde angenommen)."},
-		{"a game's title", db.Errorf(db.KindInvalid, "Takebacks are not offered in %s: a played card has been seen.", db.Term("Trench, the card game")),
-			"Les reprises de coup ne sont pas proposées dans Trench, le jeu de cartes\u00a0: une carte jouée a été vue.",
-			"Zugrücknahmen gibt es in Trench, das Kartenspiel nicht: Eine gespielte Karte wurde gesehen."},
+		{"a game's title", db.Errorf(db.KindInvalid, "Takebacks are not offered in Trench, the card game: a played card has been seen."),
+			"Les reprises de coup ne sont pas proposées dans le jeu de cartes Trench\u00a0: une carte jouée a été vue.",
+			"Zugrücknahmen gibt es im Kartenspiel Trench nicht: Eine gespielte Karte wurde gesehen."},
 		{"a wait", tooMany("Too many wrong passwords.", 40*time.Second),
 			"Trop de mots de passe erronés. Veuillez réessayer dans 40 secondes.",
 			"Zu viele falsche Passwörter. Bitte versuche es in 40 Sekunden erneut."},

@@ -338,7 +338,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 	if side.Valid() && !g.Finished() && side != g.ToMove && review < 0 {
 		plan := &views.PlanPanel{Action: gameURL + "/plan", CSRF: pageOf(c, "").CSRF, Ply: g.Ply}
 		if rules.HidesInformation(eng) {
-			plan.Unavailable = tr(c, "Conditional moves are not offered in %s: your opponent's cards are hidden, so no reply can be planned in advance.", gameName(ctx, eng))
+			plan.Unavailable = tr(c, "Conditional moves are not offered in Trench, the card game: your opponent's cards are hidden, so no reply can be planned in advance.")
 		} else if pl, ok, err := h.db.PlanOf(c.Request().Context(), g.ID, v.ID); err != nil {
 			return views.GamePage{}, err
 		} else if ok && pl.BasePly == g.Ply {
@@ -893,7 +893,7 @@ func version(g db.Game) string {
 func takebackState(ctx context.Context, eng rules.Engine, g db.Game, moves []db.Move, side rules.Side) (views.TakebackState, error) {
 	if rules.HidesInformation(eng) {
 		// db.TakebackRefusal's reason, in the language of ctx.
-		return views.TakebackState{Unavailable: views.T(ctx, "Takebacks are not offered in %s: a played card has been seen.", gameName(ctx, eng))}, nil
+		return views.TakebackState{Unavailable: views.T(ctx, "Takebacks are not offered in Trench, the card game: a played card has been seen.")}, nil
 	}
 	if !g.Takebacks {
 		return views.TakebackState{}, nil

@@ -93,3 +93,21 @@ func TestRulesPagesInEachLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestCardNotationTableInEachLanguage: the card game's notation table
+// names the hand card's placeholder in the reader's language.
+func TestCardNotationTableInEachLanguage(t *testing.T) {
+	s := startServer(t, "", nil)
+	for lang, want := range map[string]string{"en": "shift Bi H:<card>", "fr": "shift Bi H:<carte>", "de": "shift Bi H:<Karte>", "es": "refill Fi H:<carta>", "pt": "shift H:<carta> Bi"} {
+		doc := getWithLanguage(t, s, "/rules/cards", lang)
+		var codes []string
+		doc.Find("table.list code").Each(func(_ int, c *goquery.Selection) { codes = append(codes, c.Text()) })
+		all := strings.Join(codes, " | ")
+		if !strings.Contains(all, want) {
+			t.Errorf("%s: the notation table reads %q, want %q in it", lang, all, want)
+		}
+		if lang != "en" && strings.Contains(all, "<card>") {
+			t.Errorf("%s: the notation table keeps the English <card>: %q", lang, all)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func TestLanguageFromBrowserCookieAndAccount(t *testing.T) {
 	p.AcceptLanguage = "en"
 	doc = p.Get("/rules")
 	doc = p.Submit(doc.Find("#language-form"), url.Values{"lang": {"pt"}})
-	if got := doc.Find("nav.top a[href='/settings']").Text(); got != "Configurações" {
+	if got := doc.Find("nav.top a[href='/settings']").Text(); got != "Definições" {
 		t.Fatalf("the Portuguese navigation says %q", got)
 	}
 	if p.URL != s.URL+"/rules" {

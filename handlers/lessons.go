@@ -240,19 +240,10 @@ func (h *lessonHandler) step(c echo.Context) error {
 	hint := c.QueryParam("hint") == "1"
 	switch {
 	case playErr != nil:
-		// The rules' refusal: in English as the engine words it; in
-		// another language a translated sentence, the engine's own detail
-		// beside it marked as English.
+		// The rules' refusal, translated from its code and values.
 		p.Outcome = "refused"
 		p.Retry = href(played, nil, false) // the moves made before it stay
-		p.Message = errorText(ctx, playErr)
-		if views.Lang(ctx) != "en" {
-			p.Message = tr(c, "This move is not allowed in this position.")
-			if errors.Is(playErr, rules.ErrNotation) {
-				p.Message = tr(c, "This notation cannot be read.")
-			}
-			p.Detail = rulesDetail(playErr)
-		}
+		p.Message = errorText(ctx, playErr) // whole, in the player's language
 	case a.Reached:
 		p.Outcome = "right"
 		p.Message = tr(c, step.Done)

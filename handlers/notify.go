@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -212,8 +213,9 @@ func (a *App) mailDomain() string {
 	return "localhost"
 }
 
-// newMail starts a plain-text message from the configured sender to r.
-func (a *App) newMail(r db.Recipient, subject, body string, now time.Time) (*mail.Msg, error) {
+// newMail starts a plain-text message from the configured sender to r,
+// written in the language lang (its Content-Language; "" for English).
+func (a *App) newMail(r db.Recipient, lang, subject, body string, now time.Time) (*mail.Msg, error) {
 	m := mail.NewMsg()
 	if err := m.From(a.cfg.SMTP.From); err != nil {
 		return nil, err
@@ -225,6 +227,7 @@ func (a *App) newMail(r db.Recipient, subject, body string, now time.Time) (*mai
 	m.SetDateWithValue(now)
 	m.SetMessageIDWithValue(rand.Text() + "@" + a.mailDomain())
 	m.SetGenHeader("Auto-Submitted", "auto-generated")
+	m.SetGenHeader("Content-Language", cmp.Or(lang, "en"))
 	m.SetBodyString(mail.TypeTextPlain, body)
 	return m, nil
 }
@@ -248,7 +251,7 @@ func (a *App) moveMail(ctx context.Context, n db.MoveNotice, base string, now ti
 	b.WriteString(views.T(ctx, "it is your move in %s against %s (%s).", r.Title, r.Opponent, r.Clock) + "\n\n")
 	fmt.Fprintf(&b, "%s%s\n", base, r.Href)
 	b.WriteString(mailFooter(ctx, base, views.T(ctx, "You get this e-mail because you asked for one whenever a game waits for your move.")))
-	return a.newMail(n.To, views.T(ctx, "Your move against %s: %s", r.Opponent, r.Title), b.String(), now)
+	return a.newMail(n.To, views.Lang(ctx), views.T(ctx, "Your move against %s: %s", r.Opponent, r.Title), b.String(), now)
 }
 
 // digestMail is d.To's daily digest of the games waiting for their move,
@@ -266,7 +269,7 @@ func (a *App) digestMail(ctx context.Context, d db.Digest, base string, now time
 		fmt.Fprintf(&b, "- %s\n  %s%s\n", views.T(ctx, "%s against %s (%s)", r.Title, r.Opponent, r.Clock), base, r.Href)
 	}
 	b.WriteString(mailFooter(ctx, base, views.T(ctx, "You get this e-mail because you asked for a daily digest of the games waiting for your move.")))
-	return a.newMail(d.To, subject, b.String(), now)
+	return a.newMail(d.To, views.Lang(ctx), subject, b.String(), now)
 }
 
 // notifyHandler serves the notification and feed settings and the feed.
@@ -484,11 +487,11 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// The entries are in the language the owner chose, else in the one the
-	// feed reader asks for.
+	// The feed is in the language the owner chose, else in the one their
+	// browser last asked for, else in the one the feed reader asks for.
 	lctx := ctx
-	if u.Language != "" {
-		lctx = views.WithLang(ctx, u.Language)
+	if lang := cmp.Or(u.Language, u.BrowserLanguage); lang != "" {
+		lctx = views.WithLang(ctx, lang)
 	}
 	waiting, err := h.db.WaitingGames(ctx, u.ID)
 	if err != nil {
@@ -512,7 +515,8 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	}
 	f := views.Feed{
 		ID:      fmt.Sprintf("tag:%s,%s:players/%d/feed", host, u.CreatedAt.Format(time.DateOnly), u.ID),
-		Title:   "Trench: " + u.Name,
+		Title:   views.T(lctx, "Trench: %s's games", u.Name),
+		Lang:    views.Lang(lctx),
 		Link:    base + "/",
 		Author:  "Trench",
 		Updated: u.CreatedAt,
@@ -528,7 +532,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		return err
 	}
 	for i, g := range waiting {
-		r, err := gameRow(ctx, g, u.ID, u.ID, clocks[i])
+		r, err := gameRow(lctx, g, u.ID, u.ID, clocks[i])
 		if err != nil {
 			return err
 		}
@@ -545,7 +549,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		})
 	}
 	for _, g := range finished {
-		r, err := gameRow(ctx, g, u.ID, u.ID, db.ClockState{})
+		r, err := gameRow(lctx, g, u.ID, u.ID, db.ClockState{})
 		if err != nil {
 			return err
 		}
@@ -561,6 +565,7 @@ func (h *notifyHandler) feed(c echo.Context) error {
 	if err := views.WriteAtom(&buf, f); err != nil {
 		return err
 	}
+	c.Response().Header().Set("Content-Language", f.Lang)
 	return sendTagged(c, "application/atom+xml; charset=utf-8", "private, no-cache", buf.Bytes()) // not shown
 }
 

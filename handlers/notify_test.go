@@ -32,6 +32,8 @@ type delivered struct {
 	Subject   string
 	MessageID string
 	Body      string // decoded
+	// ContentLanguage is the message's Content-Language header.
+	ContentLanguage string
 }
 
 // mailSink is a real SMTP server on 127.0.0.1:0 that keeps what it gets.
@@ -178,7 +180,8 @@ func (s *sinkSession) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
 	s.sink.got = append(s.sink.got, delivered{From: s.from, To: append([]string(nil), s.to...), Subject: subject,
-		MessageID: msg.Header.Get("Message-ID"), Body: strings.ReplaceAll(string(text), "\r\n", "\n")})
+		MessageID: msg.Header.Get("Message-ID"), Body: strings.ReplaceAll(string(text), "\r\n", "\n"),
+		ContentLanguage: msg.Header.Get("Content-Language")})
 	return nil
 }
 

@@ -89,7 +89,7 @@ func dayTime(ctx context.Context, t time.Time) string {
 // dateTimeLocal writes a moment as "21 March 2026 13:00" in the language
 // of ctx, in the time zone t carries.
 func dateTimeLocal(ctx context.Context, t time.Time) string {
-	return views.T(ctx, "%[1]d %[2]s %[3]d %[4]s", t.Day(), views.T(ctx, t.Month().String()), t.Year(), t.Format("15:04"))
+	return views.T(ctx, "%[1]s %[2]s %[3]d %[4]s", views.DayOfMonth(ctx, t.Day()), views.T(ctx, t.Month().String()), t.Year(), t.Format("15:04"))
 }
 
 // vacationClock says that who, to move, is on vacation v, until when, and

@@ -9,7 +9,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -118,9 +117,10 @@ var statusOfKind = map[db.Kind]int{
 
 // errorText is the message of err (as db.Message writes it in English)
 // in the language of ctx: a db error's format translated with its values
-// (each db.Term and wait translated too), a rules error as a translated
-// sentence that keeps the rules' own detail, and a generic text for an
-// internal error.
+// (each db.Term, wait and rules refusal translated too), a rules refusal
+// (*rules.MoveError) as a whole translated sentence, and a generic text
+// for an internal error. Another language never quotes the rules' English
+// words: a rules error that is not a MoveError reads without its detail.
 func errorText(ctx context.Context, err error) string {
 	var e *db.Error
 	if errors.As(err, &e) {
@@ -134,6 +134,8 @@ func errorText(ctx context.Context, err error) string {
 				args[i] = views.T(ctx, string(a))
 			case waitSpan:
 				args[i] = a.text(ctx)
+			case db.Refusal:
+				args[i] = views.Refusal(ctx, a.Err)
 			default:
 				args[i] = a
 			}
@@ -147,7 +149,11 @@ func errorText(ctx context.Context, err error) string {
 	if views.Lang(ctx) == "en" {
 		return db.Message(err) // the rules' own words
 	}
-	detail := rulesDetail(err)
+	detail := ""
+	var me *rules.MoveError
+	if errors.As(err, &me) {
+		detail = views.Refusal(ctx, me)
+	}
 	switch {
 	case illegal && detail == "":
 		return views.T(ctx, "This move is not allowed in this position.")
@@ -157,28 +163,6 @@ func errorText(ctx context.Context, err error) string {
 		return views.T(ctx, "This notation cannot be read.")
 	}
 	return views.T(ctx, "This notation cannot be read: %s", detail)
-}
-
-// rulesDetail returns the text of a rules error without the words of its
-// sentinel and what comes before them ("illegal move: no unit on d4" →
-// "no unit on d4") nor the package's name: what the rules say of the
-// move or notation itself.
-func rulesDetail(err error) string {
-	s := err.Error()
-	for _, sentinel := range []error{rules.ErrIllegal, rules.ErrNotation} {
-		w := sentinel.Error()
-		if _, after, ok := strings.Cut(s, w+": "); ok {
-			s = after
-		}
-		s = strings.TrimSuffix(s, ": "+w)
-		if s == w {
-			s = ""
-		}
-	}
-	for _, pkg := range []string{"trenches: ", "trench: ", "cards: "} {
-		s = strings.TrimPrefix(s, pkg)
-	}
-	return s
 }
 
 // handleError is the one error handler: it maps the error to a status code

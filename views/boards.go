@@ -157,11 +157,11 @@ func (c trenchCell) Label(ctx context.Context, w *boardWords) string {
 	case c.Target:
 		parts.add(w.moveHere)
 		if len(c.Takes) == 1 && c.Takes[0].Square == c.Name {
-			parts.add(T(ctx, "captures %s", w.units[c.Takes[0].Unit]))
+			parts.add(T(ctx, "captures %s", w.taken[c.Takes[0].Unit]))
 		} else if len(c.Takes) > 0 {
 			names := make([]string, len(c.Takes))
 			for i, t := range c.Takes {
-				names[i] = T(ctx, "%[1]s on %[2]s", w.units[t.Unit], t.Square)
+				names[i] = T(ctx, "%[1]s on %[2]s", w.taken[t.Unit], t.Square)
 			}
 			parts.add(T(ctx, "captures %s", strings.Join(names, ", ")))
 		}
@@ -187,6 +187,41 @@ func (c trenchCell) square(ctx context.Context, w *boardWords) square {
 		sq.Inner += ghostPictures[c.Ghost]
 	}
 	return sq
+}
+
+// trenchTakenName is the name of unit u as the object of "captures …"
+// in the language of ctx, in the case the language needs there
+// ("den weißen Soldaten").
+func trenchTakenName(ctx context.Context, u trench.Unit) string {
+	white := u.Side() == rules.Side1
+	switch u.Kind() {
+	case trench.Soldier:
+		if white {
+			return T(ctx, "White Soldier|captured")
+		}
+		return T(ctx, "Black Soldier|captured")
+	case trench.Sergeant:
+		if white {
+			return T(ctx, "White Sergeant|captured")
+		}
+		return T(ctx, "Black Sergeant|captured")
+	case trench.Captain:
+		if white {
+			return T(ctx, "White Captain|captured")
+		}
+		return T(ctx, "Black Captain|captured")
+	case trench.Colonel:
+		if white {
+			return T(ctx, "White Colonel|captured")
+		}
+		return T(ctx, "Black Colonel|captured")
+	case trench.General:
+		if white {
+			return T(ctx, "White General|captured")
+		}
+		return T(ctx, "Black General|captured")
+	}
+	return trenchUnitName(ctx, u)
 }
 
 // trenchUnitName is a unit's side and kind in the language of ctx:

@@ -12,6 +12,7 @@ import (
 type Feed struct {
 	ID      string // a stable URI naming the feed (a tag: URI)
 	Title   string
+	Lang    string // the language of its text ("fr"), its xml:lang
 	Link    string // the page the feed belongs to (absolute)
 	Author  string
 	Updated time.Time
@@ -27,8 +28,9 @@ type FeedEntry struct {
 	Updated time.Time
 }
 
-// WriteAtom writes f as an Atom 1.0 document (RFC 4287). Every text is
-// XML-escaped; summaries are marked as plain text.
+// WriteAtom writes f as an Atom 1.0 document (RFC 4287), its language
+// in the feed's xml:lang. Every text is XML-escaped; summaries are marked
+// as plain text.
 func WriteAtom(w io.Writer, f Feed) error {
 	src := &feeds.Feed{
 		Title:   f.Title,
@@ -46,5 +48,14 @@ func WriteAtom(w io.Writer, f Feed) error {
 			atom.Entries[i].Summary = &feeds.AtomSummary{Content: e.Summary, Type: "text"}
 		}
 	}
-	return feeds.WriteXML(atom, w)
+	return feeds.WriteXML(langAtom{atom, f.Lang}, w)
 }
+
+// langAtom is an Atom feed with the language of its text.
+type langAtom struct {
+	*feeds.AtomFeed
+	Lang string `xml:"xml:lang,attr,omitempty"`
+}
+
+// FeedXml returns the feed to marshal, with its xml:lang.
+func (a langAtom) FeedXml() any { return a }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/trench-games/trench/rules"
 )
 
 // The catalogues: one TOML file per language in locales/, keyed by the
@@ -254,14 +257,23 @@ var months = [...]string{"January", "February", "March", "April", "May", "June",
 // "21 March 2026 13:00 UTC", "21 mars 2026 à 13:00 UTC".
 func DateTime(ctx context.Context, t time.Time) string {
 	t = t.UTC()
-	return T(ctx, "%[1]d %[2]s %[3]d %[4]s UTC", t.Day(), T(ctx, months[t.Month()-1]), t.Year(), t.Format("15:04"))
+	return T(ctx, "%[1]s %[2]s %[3]d %[4]s UTC", DayOfMonth(ctx, t.Day()), T(ctx, months[t.Month()-1]), t.Year(), t.Format("15:04"))
 }
 
 // Date writes a day the way the language of ctx writes it: "21 March
 // 2026", "21 mars 2026".
 func Date(ctx context.Context, t time.Time) string {
 	t = t.UTC()
-	return T(ctx, "%[1]d %[2]s %[3]d", t.Day(), T(ctx, months[t.Month()-1]), t.Year())
+	return T(ctx, "%[1]s %[2]s %[3]d", DayOfMonth(ctx, t.Day()), T(ctx, months[t.Month()-1]), t.Year())
+}
+
+// DayOfMonth writes day d of a month as the dates of the language of ctx
+// write it: "1er" in French for the first, the number otherwise.
+func DayOfMonth(ctx context.Context, d int) string {
+	if d == 1 {
+		return T(ctx, "1|day of the month")
+	}
+	return strconv.Itoa(d)
 }
 
 // LeadingCount is the number of Duration's first unit for d (3 for "3
@@ -296,4 +308,19 @@ func Duration(ctx context.Context, d time.Duration) string {
 		return T(ctx, "%[1]s %[2]s", TN(ctx, "%d hours", hours, hours), TN(ctx, "%d minutes", mins, mins))
 	}
 	return TN(ctx, "%d minutes", max(mins, 1), max(mins, 1))
+}
+
+// Refusal returns a game's refusal of a move as a whole sentence in the
+// language of ctx: the sentence of its code with its values, each
+// rules.Term among them translated too.
+func Refusal(ctx context.Context, e *rules.MoveError) string {
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		if t, ok := a.(rules.Term); ok {
+			args[i] = T(ctx, string(t))
+		} else {
+			args[i] = a
+		}
+	}
+	return T(ctx, rules.RefusalText(e.Code), args...)
 }

@@ -186,6 +186,9 @@ type boardWords struct {
 	empty, moveHere, selected, select_, lastMove string
 	// units are TRENCH's unit names by trench.Unit ("Black Soldier").
 	units [16]string
+	// taken are the same names as the object of "captures …", in the
+	// grammatical case the language needs there ("den weißen Soldaten").
+	taken [16]string
 	// pieces are Trenches' piece names by trenches.Piece ("Light Tank",
 	// "Debris").
 	pieces                     [6]string
@@ -217,6 +220,7 @@ func wordsOf(ctx context.Context) *boardWords {
 		for _, k := range trench.Kinds {
 			u := trench.NewUnit(k, side)
 			w.units[u] = trenchUnitName(ctx, u)
+			w.taken[u] = trenchTakenName(ctx, u)
 		}
 	}
 	for p := range w.pieces {

@@ -94,55 +94,67 @@ func parsePlace(s string) (Place, error) {
 	return Place{Zone: Zone(s[0]), N: n}, nil
 }
 
+// placeRefusal is the refusal of move s for its place p, which parsePlace
+// refused.
+func placeRefusal(s, p string) error {
+	switch {
+	case strings.HasPrefix(p, "H:"):
+		return rules.Refuse(rules.ErrNotation, "cards.card", s, strings.TrimPrefix(p, "H:"))
+	case len(p) == 2 && (p[0] == 'F' || p[0] == 'B'):
+		return rules.Refuse(rules.ErrNotation, "cards.slot", s, p)
+	}
+	return rules.Refuse(rules.ErrNotation, "cards.place", s, p)
+}
+
 // ParseMove reads a move written as by Move.String. It checks the form
-// only (words, slots that exist, cards); legality is Apply's. Errors wrap
-// rules.ErrNotation.
+// only (words, slots that exist, cards); legality is Apply's. Errors are
+// *rules.MoveError wrapping rules.ErrNotation.
 func ParseMove(s string) (Move, error) {
 	f := strings.Split(s, " ")
-	bad := func(why string) (Move, error) {
-		return Move{}, fmt.Errorf("%w: move %q: %s", rules.ErrNotation, s, why)
+	bad := func(code string) (Move, error) {
+		return Move{}, rules.Refuse(rules.ErrNotation, code, s)
 	}
 	if len(f) < 2 || len(f) > 3 {
-		return bad("want a word and one or two places, separated by single spaces")
+		return bad("cards.form")
 	}
 	var m Move
 	var err error
 	if m.A, err = parsePlace(f[1]); err != nil {
-		return bad(err.Error())
+		return Move{}, placeRefusal(s, f[1])
 	}
 	if len(f) == 3 {
 		if m.B, err = parsePlace(f[2]); err != nil {
-			return bad(err.Error())
+			return Move{}, placeRefusal(s, f[2])
 		}
 	}
 	m.Kind = Kind(f[0])
 	switch m.Kind {
 	case Shift:
 		if len(f) != 3 {
-			return bad("shift takes two places")
+			return bad("cards.shift-places")
 		}
 		if m.A.Zone == Hand && m.B.Zone != Back || m.B.Zone == Hand && m.A.Zone != Back {
-			return bad("a hand card shifts with a back slot only")
+			return bad("cards.shift-hand")
 		}
 	case Recon:
 		if len(f) != 2 || m.A.Zone == Hand {
-			return bad("recon takes one slot")
+			return bad("cards.recon-slot")
 		}
 	case Attack:
 		if len(f) != 2 || m.A.Zone != Front {
-			return bad("attack takes one front slot")
+			return bad("cards.attack-slot")
 		}
 	case Refill:
 		if len(f) != 3 {
-			return bad("refill takes two places")
+			return bad("cards.refill-places")
 		}
 		ok := m.A.Zone == Front && (m.B.Zone == Back || m.B.Zone == Hand) ||
 			m.A.Zone == Back && m.B.Zone == Hand
 		if !ok {
-			return bad("refill is F<n> B<n>, F<n> H:<card> or B<n> H:<card>")
+			return bad("cards.refill-form")
 		}
 	default:
-		return bad("unknown word")
+		return bad("cards.word")
 	}
 	return m, nil
 }
@@ -296,28 +308,28 @@ func (s *State) illegal(m Move, legal []Move) error {
 	switch s.Phase() {
 	case PhaseRefillFront, PhaseRefillBack:
 		if m.Kind != Refill {
-			return fmt.Errorf("%w: %s: a refill comes first", rules.ErrIllegal, m)
+			return rules.Refuse(rules.ErrIllegal, "cards.refill-first", m.String())
 		}
 	case PhaseAction:
 		if m.Kind == Refill {
-			return fmt.Errorf("%w: %s: nothing to refill", rules.ErrIllegal, m)
+			return rules.Refuse(rules.ErrIllegal, "cards.nothing-to-refill", m.String())
 		}
 		if m.Kind == s.p[s.turn].last {
-			return fmt.Errorf("%w: %s: not the same action twice in a row", rules.ErrIllegal, m)
+			return rules.Refuse(rules.ErrIllegal, "cards.same-action", m.String())
 		}
 		if m.Kind == Recon && s.p[s.turn.Other()].faceUp() >= 3 {
-			return fmt.Errorf("%w: %s: the opponent already has 3 face-up cards", rules.ErrIllegal, m)
+			return rules.Refuse(rules.ErrIllegal, "cards.recon-three", m.String())
 		}
 	}
 	if m.Kind == Shift {
 		r := Move{Kind: Shift, A: m.B, B: m.A}
 		for _, l := range legal {
 			if l == r {
-				return fmt.Errorf("%w: %s: write it %s", rules.ErrIllegal, m, r)
+				return rules.Refuse(rules.ErrIllegal, "cards.write-it", m.String(), r.String())
 			}
 		}
 	}
-	return fmt.Errorf("%w: %s", rules.ErrIllegal, m)
+	return rules.Refuse(rules.ErrIllegal, "cards.not-now", m.String())
 }
 
 // exec carries out move m of side t (assumed legal).

@@ -1,5 +1,7 @@
 package trench
 
+import "github.com/trench-games/trench/rules"
+
 // Move is a legal move resolved against a position: the unit on From walks
 // one straight line to To, and Captures lists the squares of the enemy
 // units it removes, in line order (nearest to From first). Captures is
@@ -58,7 +60,7 @@ func (t MoveText) String() string {
 // Errors wrap rules.ErrNotation.
 func ParseMove(s string) (MoveText, error) {
 	if len(s) != 5 {
-		return MoveText{}, notationErr("move %q: want <from>-<to> or <from>x<to>, like d4-d5 or e4xg6", s)
+		return MoveText{}, rules.Refuse(rules.ErrNotation, "trench.form", s)
 	}
 	var t MoveText
 	switch s[2] {
@@ -66,17 +68,17 @@ func ParseMove(s string) (MoveText, error) {
 	case 'x':
 		t.Capture = true
 	default:
-		return MoveText{}, notationErr("move %q: separator %q: want '-' (no capture) or 'x' (capture)", s, s[2])
+		return MoveText{}, rules.Refuse(rules.ErrNotation, "trench.separator", s, s[2:3])
 	}
 	var err error
 	if t.From, err = ParseSquare(s[:2]); err != nil {
-		return MoveText{}, notationErr("move %q: bad from-square %q", s, s[:2])
+		return MoveText{}, rules.Refuse(rules.ErrNotation, "trench.from-square", s, s[:2])
 	}
 	if t.To, err = ParseSquare(s[3:]); err != nil {
-		return MoveText{}, notationErr("move %q: bad to-square %q", s, s[3:])
+		return MoveText{}, rules.Refuse(rules.ErrNotation, "trench.to-square", s, s[3:])
 	}
 	if t.From == t.To {
-		return MoveText{}, notationErr("move %q: from and to are the same square", s)
+		return MoveText{}, rules.Refuse(rules.ErrNotation, "trench.same-square", s)
 	}
 	return t, nil
 }

@@ -209,14 +209,14 @@ func (p Position) HasLegalMove() bool {
 // resolve finds the legal move of the side to move from → to.
 func (p *Position) resolve(from, to Square) (imove, error) {
 	if !from.Valid() || !to.Valid() {
-		return imove{}, fmt.Errorf("%w: %s-%s: not a square of the board", rules.ErrIllegal, from, to)
+		return imove{}, rules.Refuse(rules.ErrIllegal, "trench.off-board", from.String(), to.String())
 	}
 	u := p.board[from]
 	if u == NoUnit {
-		return imove{}, fmt.Errorf("%w: no unit on %s", rules.ErrIllegal, from)
+		return imove{}, rules.Refuse(rules.ErrIllegal, "trench.no-unit", from.String())
 	}
 	if u.Side() != p.side {
-		return imove{}, fmt.Errorf("%w: %s holds a %s %s but %s is to move", rules.ErrIllegal, from, sideName(u.Side()), u.Kind(), sideName(p.side))
+		return imove{}, rules.Refuse(rules.ErrIllegal, "trench.not-yours", from.String(), rules.Term(sideName(u.Side())), rules.Term(u.Kind().String()), rules.Term(sideName(p.side)))
 	}
 	var buf [64]imove
 	for _, m := range p.genFrom(int8(from), buf[:0]) {
@@ -224,7 +224,7 @@ func (p *Position) resolve(from, to Square) (imove, error) {
 			return m, nil
 		}
 	}
-	return imove{}, fmt.Errorf("%w: the %s on %s cannot reach %s", rules.ErrIllegal, u.Kind(), from, to)
+	return imove{}, rules.Refuse(rules.ErrIllegal, "trench.cannot-reach", rules.Term(u.Kind().String()), from.String(), to.String())
 }
 
 // ParseMove reads a move in the notation ("d4-d5", "e4xg6") and returns
@@ -246,9 +246,9 @@ func (p Position) ParseMove(s string) (Move, error) {
 	if t.Capture != (m.ncap > 0) {
 		mv, _ := p.toMove(m, nil)
 		if m.ncap > 0 {
-			return Move{}, fmt.Errorf("%w: move %s captures; write %s", rules.ErrIllegal, s, mv)
+			return Move{}, rules.Refuse(rules.ErrIllegal, "trench.captures", s, mv.String())
 		}
-		return Move{}, fmt.Errorf("%w: move %s captures nothing; write %s", rules.ErrIllegal, s, mv)
+		return Move{}, rules.Refuse(rules.ErrIllegal, "trench.captures-none", s, mv.String())
 	}
 	mv, _ := p.toMove(m, nil)
 	return mv, nil
@@ -269,11 +269,11 @@ func (p Position) Apply(m Move) (Position, error) {
 	}
 	want, _ := p.toMove(im, nil)
 	if len(want.Captures) != len(m.Captures) {
-		return p, fmt.Errorf("%w: move %s captures %v, not %v", rules.ErrIllegal, want, want.Captures, m.Captures)
+		return p, rules.Refuse(rules.ErrIllegal, "trench.wrong-captures", want.String(), fmt.Sprint(want.Captures), fmt.Sprint(m.Captures))
 	}
 	for i := range want.Captures {
 		if want.Captures[i] != m.Captures[i] {
-			return p, fmt.Errorf("%w: move %s captures %v, not %v", rules.ErrIllegal, want, want.Captures, m.Captures)
+			return p, rules.Refuse(rules.ErrIllegal, "trench.wrong-captures", want.String(), fmt.Sprint(want.Captures), fmt.Sprint(m.Captures))
 		}
 	}
 	return p.apply(im), nil

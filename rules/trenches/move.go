@@ -2,6 +2,8 @@ package trenches
 
 import (
 	"strings"
+
+	"github.com/trench-games/trench/rules"
 )
 
 // Move is one turn (spec, "A turn"): the piece on From moves to To; a
@@ -43,19 +45,19 @@ func ParseMove(s string) (Move, error) {
 	m := Move{Grenade: NoSquare, Type: Tank}
 	from, rest, ok := strings.Cut(s, "-")
 	if !ok {
-		return Move{}, notationErr("move %q has no \"-\" (want \"a4-a6\" or \"b4-b6/d8\")", s)
+		return Move{}, rules.Refuse(rules.ErrNotation, "trenches.form", s)
 	}
 	to, grenade, soldier := strings.Cut(rest, "/")
 	var err error
 	if m.From, err = ParseSquare(from); err != nil {
-		return Move{}, notationErr("move %q: bad start square %q", s, from)
+		return Move{}, rules.Refuse(rules.ErrNotation, "trenches.start-square", s, from)
 	}
 	if m.To, err = ParseSquare(to); err != nil {
-		return Move{}, notationErr("move %q: bad landing square %q", s, to)
+		return Move{}, rules.Refuse(rules.ErrNotation, "trenches.landing-square", s, to)
 	}
 	if soldier {
 		if m.Grenade, err = ParseSquare(grenade); err != nil {
-			return Move{}, notationErr("move %q: bad grenade square %q", s, grenade)
+			return Move{}, rules.Refuse(rules.ErrNotation, "trenches.grenade-square", s, grenade)
 		}
 		m.Type = Soldier
 	}

@@ -219,30 +219,30 @@ func (p Position) IsLegal(m Move) bool { return p.check(m) == nil }
 // rules.ErrIllegal that says why.
 func (p Position) check(m Move) error {
 	if !m.From.Valid() || !m.To.Valid() {
-		return illegalErr("move %v leaves the board", m)
+		return rules.Refuse(rules.ErrIllegal, "trenches.off-board", m.String())
 	}
 	pc := p.At(m.From)
 	if pc.Side() != p.turn {
-		return illegalErr("%v: %s has no piece on %v", m, sideName(p.turn), m.From)
+		return rules.Refuse(rules.ErrIllegal, "trenches.no-piece", m.String(), rules.Term(sideName(p.turn)), m.From.String())
 	}
 	switch {
 	case pc.Type() == Tank && (m.Type != Tank || m.Grenade != NoSquare):
-		return illegalErr("%v: the piece on %v is a Tank, which throws no grenade", m, m.From)
+		return rules.Refuse(rules.ErrIllegal, "trenches.tank-grenade", m.String(), m.From.String())
 	case pc.Type() == Soldier && (m.Type != Soldier || !m.Grenade.Valid()):
-		return illegalErr("%v: the piece on %v is a Soldier, which must throw a grenade", m, m.From)
+		return rules.Refuse(rules.ErrIllegal, "trenches.soldier-grenade", m.String(), m.From.String())
 	}
 	occ := p.Occupied()
 	if !queenReach(m.From, occ).Has(m.To) {
-		return illegalErr("%v: %v is not reachable from %v along a line of empty squares", m, m.To, m.From)
+		return rules.Refuse(rules.ErrIllegal, "trenches.unreachable", m.String(), m.To.String(), m.From.String())
 	}
 	if pc.Type() == Tank {
 		return nil
 	}
 	if !queenReach(m.To, occ.andNot(bit(m.From))).Has(m.Grenade) {
-		return illegalErr("%v: grenade square %v is not reachable from %v along a line of empty squares", m, m.Grenade, m.To)
+		return rules.Refuse(rules.ErrIllegal, "trenches.grenade-unreachable", m.String(), m.Grenade.String(), m.To.String())
 	}
 	if p.Protected().Has(m.Grenade) {
-		return illegalErr("%v: grenade square %v is next to a Tank", m, m.Grenade)
+		return rules.Refuse(rules.ErrIllegal, "trenches.grenade-tank", m.String(), m.Grenade.String())
 	}
 	return nil
 }

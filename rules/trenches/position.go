@@ -239,8 +239,3 @@ func ParsePosition(s string) (Position, error) {
 func notationErr(format string, args ...any) error {
 	return fmt.Errorf("trenches: "+format+": %w", append(args, rules.ErrNotation)...)
 }
-
-// illegalErr returns an error wrapping rules.ErrIllegal.
-func illegalErr(format string, args ...any) error {
-	return fmt.Errorf("trenches: "+format+": %w", append(args, rules.ErrIllegal)...)
-}
