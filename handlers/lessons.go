@@ -242,7 +242,7 @@ func (h *lessonHandler) step(c echo.Context) error {
 	case playErr != nil:
 		// The rules' refusal, translated from its code and values.
 		p.Outcome = "refused"
-		p.Retry = href(played, nil, false) // the moves made before it stay
+		p.Retry = href(played, nil, false)  // the moves made before it stay
 		p.Message = errorText(ctx, playErr) // whole, in the player's language
 	case a.Reached:
 		p.Outcome = "right"
