@@ -101,12 +101,13 @@ func TestLessonsEveryStepByClicks(t *testing.T) {
 				// A move the engine refuses, typed in the move box.
 				c.Get("/learn/trench/1?try=" + url.QueryEscape("c3-c5"))
 				c.wantStatus(http.StatusOK)
-				refusal := views.T(ctx, "This move is not allowed in this position.")
+				// The engine's reason, whole in the player's language.
+				refusal := views.T(ctx, "This move is not allowed in this position: %s", "")
 				if lang == "en" {
 					refusal = "illegal move"
 				}
-				if got := c.text("#lesson-wrong"); !strings.Contains(got, refusal) {
-					t.Fatalf("a refused move says %q, want %q", got, refusal)
+				if got := c.text("#lesson-wrong"); !strings.Contains(got, refusal) || !strings.Contains(got, "c5") {
+					t.Fatalf("a refused move says %q, want %q and the reason", got, refusal)
 				}
 				// Progress, kept in the visitor's cookie.
 				c.HTMX = false

@@ -51,10 +51,7 @@ type LearnStep struct {
 	// reached, "wrong" when it can no longer be, "refused" when the engine
 	// refused a move; Message says why.
 	Outcome, Message string
-	// Detail is the rules' own words of a refusal, in English, shown
-	// beside a Message in another language; "" otherwise.
-	Detail string
-	Retry  string // the step from its start
+	Retry            string // the step from its start
 	// NextHref and NextText lead on once the goal is reached: the next
 	// step, or after the last a game against the computer.
 	NextHref, NextText string
