@@ -236,3 +236,10 @@
     announce();
   });
 })();
+
+// Every page registers the service worker (/sw.js: the notifications, and
+// the static files kept for offline use), so that the site can be added
+// to the home screen from any page.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+}

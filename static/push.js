@@ -1,13 +1,11 @@
-// Push notifications in the browser: every page registers the service
-// worker (/sw.js, which also keeps the static files for offline use); on
-// the settings page, "Notify me on this device" asks for permission (only
-// when pressed), subscribes with the server's VAPID key and sends the
-// subscription to the server. Without the Push API the settings keep
-// their one line saying so.
+// Push notifications in the browser, on the settings page (live.js, on
+// every page, registers the service worker): "Notify me on this device"
+// asks for permission (only when pressed), subscribes with the server's
+// VAPID key and sends the subscription to the server. Without the Push
+// API the settings keep their one line saying so.
 (function () {
   'use strict';
   if (!('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
   const box = document.getElementById('push');
   if (!box || !('PushManager' in window) || !('Notification' in window)) return;
   const button = document.getElementById('push-enable');

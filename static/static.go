@@ -3,7 +3,7 @@
 // htmx-ext-sse, see VERSIONS), the style sheets (style.css, and dark.css
 // for the dark theme), the units' sprite, the icon (SVG, and PNG at 192
 // and 512 pixels for the app's manifest), the service worker sw.js
-// (served at /sw.js) and push.js, which registers it, embedded in the
+// (served at /sw.js) and push.js, which subscribes a device, embedded in the
 // binary.
 //
 // Each file is served under a name carrying a hash of its content
