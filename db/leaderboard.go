@@ -2,14 +2,17 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 )
 
-// The leaderboard's rules: a player is listed in a game when their
-// rating there is established (RD at most ProvisionalRD) and they have
-// finished a rated game of it in the last LeaderboardDays days.
+// The leaderboard's rules: a player is listed in a game when they have
+// finished a rated game of it in the last LeaderboardDays days; those
+// whose rating there is established (RD at most ProvisionalRD) are
+// ranked, the provisional ones are listed below them, unranked.
 const (
 	// ProvisionalRD is the largest rating deviation of an established
 	// rating; above it a rating is provisional (shown with "?").
@@ -22,28 +25,64 @@ const (
 func Provisional(rd float64) bool { return rd > ProvisionalRD }
 
 // LeaderRow is one line of a leaderboard: Rank from 1 (players level on
-// rating share a rank), the player, their rating, deviation, rated games
-// and the end of their last rated game.
+// rating share a rank; 0 for a provisional rating), the player, their
+// rating, deviation, rated games and the end of their last rated game.
+// Provisional says the rating is listed below the established ones.
 type LeaderRow struct {
-	Rank     int
-	UserID   int64
-	Name     string
-	Rating   float64
-	RD       float64
-	Games    int
-	LastGame time.Time
+	Rank        int
+	UserID      int64
+	Name        string
+	Rating      float64
+	RD          float64
+	Games       int
+	LastGame    time.Time
+	Provisional bool
 }
 
-// leaders returns the listed players of game at now, best first, ranked:
-// ratings of a rated game in the last LeaderboardDays days whose
-// deviation, widened for the time since (see PlayerRating), is at most
-// ProvisionalRD.
-func (db *DB) leaders(ctx context.Context, game string, now time.Time) ([]LeaderRow, error) {
-	since := unix(now.AddDate(0, 0, -LeaderboardDays))
-	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
+// LeaderCounts is how many players a leaderboard lists: Established
+// (ranked) and Provisional (below them, unranked).
+type LeaderCounts struct {
+	Established int
+	Provisional int
+}
+
+// Lines is how many lines the leaderboard has in all.
+func (c LeaderCounts) Lines() int { return c.Established + c.Provisional }
+
+// leaderSince returns the earliest end of a last rated game that keeps a
+// player on the leaderboard at now (unix seconds), as ratings.listed_until
+// counts it.
+func leaderSince(now time.Time) int64 { return unix(now) - LeaderboardDays*86400 }
+
+// leaderCounts counts game's listed players at now: the established in
+// the range of ratings_listed, the provisional as the active ones (a
+// rated game in the last LeaderboardDays days) that are not.
+func (db *DB) leaderCounts(ctx context.Context, game string, now time.Time) (LeaderCounts, error) {
+	var c LeaderCounts
+	var active int
+	if err := db.read.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM ratings WHERE game = ?1 AND listed_until >= ?2),
+		(SELECT COUNT(*) FROM ratings WHERE game = ?1 AND updated_at >= ?3)`, game, unix(now), leaderSince(now)).Scan(&c.Established, &active); err != nil {
+		return c, fmt.Errorf("db: leaderboard: %w", err)
+	}
+	c.Provisional = max(0, active-c.Established)
+	return c, nil
+}
+
+// leaderRows reads limit lines of game's leaderboard at now from offset
+// within its part (established or provisional), in rating order along
+// ratings_rank.
+func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provisional bool, offset, limit int) ([]LeaderRow, error) {
+	// The unary + keeps SQLite on ratings_rank, in rating order: the
+	// filters are read from its entries as it goes.
+	where := `r.game = ?1 AND +r.listed_until >= ?2`
+	if provisional {
+		where = `r.game = ?1 AND +r.listed_until < ?2 AND +r.updated_at >= ?3`
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT r.user_id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
 		FROM ratings r JOIN users u ON u.id = r.user_id
-		WHERE r.game = ? AND r.updated_at >= ? AND r.rd <= ?
-		ORDER BY r.rating DESC, u.name COLLATE NOCASE, u.id`, game, since, ProvisionalRD)
+		WHERE `+where+`
+		ORDER BY r.rating DESC, r.user_id LIMIT ?4 OFFSET ?5`, game, unix(now), leaderSince(now), limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("db: leaderboard: %w", err)
 	}
@@ -58,51 +97,93 @@ func (db *DB) leaders(ctx context.Context, game string, now time.Time) ([]Leader
 		}
 		pr.LastGame = fromUnix(last)
 		pr = pr.at(now)
-		if Provisional(pr.RD) {
-			continue
-		}
-		r.Rating, r.RD, r.Games, r.LastGame = pr.Rating, pr.RD, pr.Games, pr.LastGame
-		if n := len(out); n > 0 && out[n-1].Rating == r.Rating {
-			r.Rank = out[n-1].Rank
-		} else {
-			r.Rank = n + 1
-		}
+		r.Rating, r.RD, r.Games, r.LastGame, r.Provisional = pr.Rating, pr.RD, pr.Games, pr.LastGame, provisional
 		out = append(out, r)
 	}
 	return out, rows.Err()
 }
 
-// Leaderboard returns the listed players of game (engine key) at now,
-// best first, limit rows from offset (a negative one is 0), and how many
-// are listed in all.
-// Players level on rating share a rank. Errors: the database cannot be
-// read.
-func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, int, error) {
-	all, err := db.leaders(ctx, game, now)
-	if err != nil {
-		return nil, 0, err
+// rankAbove returns the rank of an established rating of game at now:
+// one more than the established players rated higher.
+func (db *DB) rankAbove(ctx context.Context, game string, rating float64, now time.Time) (int, error) {
+	var n int
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM ratings WHERE game = ? AND rating > ? AND listed_until >= ?`,
+		game, rating, unix(now)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("db: leaderboard rank: %w", err)
+	}
+	return n + 1, nil
+}
+
+// Leaderboard returns the lines of game's (engine key) leaderboard at
+// now, limit lines from offset (a negative one is 0), and how many lines
+// it has. The established players come first, best first and ranked
+// (players level on rating share a rank); then, unranked, the players
+// whose rating is provisional and who have finished a rated game in the
+// last LeaderboardDays days, best first. A page reads its own lines
+// along an index, whatever the number of players. Errors: the database
+// cannot be read.
+func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, LeaderCounts, error) {
+	counts, err := db.leaderCounts(ctx, game, now)
+	if err != nil || limit <= 0 {
+		return nil, counts, err
 	}
 	offset = max(0, offset)
-	if offset >= len(all) {
-		return nil, len(all), nil
+	var out []LeaderRow
+	if offset < counts.Established {
+		if out, err = db.leaderRows(ctx, game, now, false, offset, limit); err != nil {
+			return nil, counts, err
+		}
+		for i := range out {
+			switch {
+			case i > 0 && out[i].Rating == out[i-1].Rating:
+				out[i].Rank = out[i-1].Rank
+			case i > 0:
+				out[i].Rank = offset + i + 1
+			default:
+				if out[i].Rank, err = db.rankAbove(ctx, game, out[i].Rating, now); err != nil {
+					return nil, counts, err
+				}
+			}
+		}
 	}
-	return all[offset:min(len(all), offset+limit)], len(all), nil
+	if rest := limit - len(out); rest > 0 && counts.Provisional > 0 {
+		prov, err := db.leaderRows(ctx, game, now, true, max(0, offset-counts.Established), rest)
+		if err != nil {
+			return nil, counts, err
+		}
+		out = append(out, prov...)
+	}
+	return out, counts, nil
 }
 
 // LeaderboardRank returns userID's line of game's leaderboard at now, and
-// whether they are listed at all (false: provisional, inactive or without
-// a rated game of it). Errors: the database cannot be read.
+// whether they are listed at all (false: inactive or without a rated
+// game of it); a provisional rating's line is unranked, with Provisional
+// set. Errors: the database cannot be read.
 func (db *DB) LeaderboardRank(ctx context.Context, game string, userID int64, now time.Time) (LeaderRow, bool, error) {
-	all, err := db.leaders(ctx, game, now)
+	var r LeaderRow
+	var pr PlayerRating
+	var last, until int64
+	err := db.read.QueryRowContext(ctx, `SELECT u.id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at, r.listed_until
+		FROM ratings r JOIN users u ON u.id = r.user_id WHERE r.user_id = ? AND r.game = ?`, userID, game).
+		Scan(&r.UserID, &r.Name, &pr.Rating, &pr.RD, &pr.Volatility, &pr.Games, &last, &until)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && last < leaderSince(now)) {
+		return LeaderRow{}, false, nil
+	}
 	if err != nil {
+		return LeaderRow{}, false, fmt.Errorf("db: leaderboard rank: %w", err)
+	}
+	pr.LastGame = fromUnix(last)
+	pr = pr.at(now)
+	r.Rating, r.RD, r.Games, r.LastGame = pr.Rating, pr.RD, pr.Games, pr.LastGame
+	if until < unix(now) {
+		r.Provisional = true
+		return r, true, nil
+	}
+	if r.Rank, err = db.rankAbove(ctx, game, r.Rating, now); err != nil {
 		return LeaderRow{}, false, err
 	}
-	for _, r := range all {
-		if r.UserID == userID {
-			return r, true, nil
-		}
-	}
-	return LeaderRow{}, false, nil
+	return r, true, nil
 }
 
 // DirectoryRow is one player of the players directory: their ratings (one

@@ -37,9 +37,9 @@ func playRated(t *testing.T, store *db.DB, a, b, winner db.User, when time.Time)
 }
 
 // TestLeaderboardRules: established ratings of players active in the last
-// 90 days are listed, best first with shared ranks; provisional and
-// inactive players are left out but the directory and the history still
-// know them.
+// 90 days are listed, best first with shared ranks; provisional ones of
+// active players below them, unranked; inactive players are left out but
+// the directory and the history still know them.
 func TestLeaderboardRules(t *testing.T) {
 	store, _ := open(t)
 	ctx := context.Background()
@@ -75,44 +75,62 @@ func TestLeaderboardRules(t *testing.T) {
 	playRated(t, store, dan, bob, dan, at)
 
 	now := t0.AddDate(0, 0, 30)
-	rows, total, err := store.Leaderboard(ctx, "trenches", now, 0, 50)
+	rows, counts, err := store.Leaderboard(ctx, "trenches", now, 0, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, r := range rows {
+	for i, r := range rows {
 		names = append(names, r.Name)
-		if db.Provisional(r.RD) {
-			t.Errorf("%s listed with a provisional deviation %.0f", r.Name, r.RD)
+		if db.Provisional(r.RD) != (i == 3) || r.Provisional != (i == 3) {
+			t.Errorf("%s listed at %d with deviation %.0f, provisional %v", r.Name, i, r.RD, r.Provisional)
 		}
 	}
-	if total != 3 || len(rows) != 3 || names[0] != "ann" || names[1] != "bob" || names[2] != "cid" {
-		t.Fatalf("leaderboard %v (total %d), want ann, bob, cid", names, total)
+	if counts != (db.LeaderCounts{Established: 3, Provisional: 1}) || len(rows) != 4 || names[0] != "ann" || names[1] != "bob" || names[2] != "cid" || names[3] != "dan" {
+		t.Fatalf("leaderboard %v (%+v), want ann, bob, cid and then dan, provisional", names, counts)
 	}
-	for i, r := range rows {
+	for i, r := range rows[:3] {
 		if r.Rank != i+1 {
 			t.Errorf("%s ranked %d, want %d", r.Name, r.Rank, i+1)
 		}
 	}
-	page2, total2, err := store.Leaderboard(ctx, "trenches", now, 2, 2)
-	if err != nil || total2 != 3 || len(page2) != 1 || page2[0].Name != "cid" || page2[0].Rank != 3 {
-		t.Fatalf("second page of two: %+v %d %v, want cid ranked 3", page2, total2, err)
+	if rows[3].Rank != 0 {
+		t.Errorf("provisional dan ranked %d", rows[3].Rank)
 	}
-	if r, ok, err := store.LeaderboardRank(ctx, "trenches", cid.ID, now); err != nil || !ok || r.Rank != 3 {
+	page2, counts2, err := store.Leaderboard(ctx, "trenches", now, 2, 2)
+	if err != nil || counts2.Lines() != 4 || len(page2) != 2 || page2[0].Name != "cid" || page2[0].Rank != 3 || page2[1].Name != "dan" {
+		t.Fatalf("second page of two: %+v %+v %v, want cid ranked 3, then dan", page2, counts2, err)
+	}
+	if r, ok, err := store.LeaderboardRank(ctx, "trenches", cid.ID, now); err != nil || !ok || r.Rank != 3 || r.Provisional {
 		t.Errorf("cid's own rank: %+v %v %v, want 3", r, ok, err)
 	}
-	for _, u := range []db.User{dan, eve} {
-		if _, ok, err := store.LeaderboardRank(ctx, "trenches", u.ID, now); err != nil || ok {
-			t.Errorf("%s is listed (%v, %v); provisional or inactive players are not", u.Name, ok, err)
-		}
+	if r, ok, err := store.LeaderboardRank(ctx, "trenches", dan.ID, now); err != nil || !ok || !r.Provisional || r.Rank != 0 {
+		t.Errorf("dan's own line: %+v %v %v, want provisional, unranked", r, ok, err)
+	}
+	if _, ok, err := store.LeaderboardRank(ctx, "trenches", eve.ID, now); err != nil || ok {
+		t.Errorf("eve is listed (%v, %v); inactive players are not", ok, err)
 	}
 	// 100 days later nobody has played for 90 days.
-	if rows, total, err := store.Leaderboard(ctx, "trenches", t0.AddDate(0, 0, 100), 0, 50); err != nil || total != 0 || len(rows) != 0 {
-		t.Errorf("after 100 idle days: %d listed, want none (%v)", total, err)
+	if rows, counts, err := store.Leaderboard(ctx, "trenches", t0.AddDate(0, 0, 100), 0, 50); err != nil || counts.Lines() != 0 || len(rows) != 0 {
+		t.Errorf("after 100 idle days: %+v listed, want none (%v)", counts, err)
+	}
+	// 60 days later everyone is still active, but a rating idle for 60
+	// days has widened past the established deviation of a few games.
+	later := t0.AddDate(0, 0, 60)
+	if _, c, err := store.Leaderboard(ctx, "trenches", later, 0, 50); err != nil || c.Lines() != 4 {
+		t.Errorf("after 60 days: %+v (%v), want the four", c, err)
+	} else {
+		for _, u := range []db.User{ann, bob, cid, dan} {
+			r, _, _ := store.LeaderboardRank(ctx, "trenches", u.ID, later)
+			pr, _ := store.Rating(ctx, u.ID, "trenches", later)
+			if r.Provisional != db.Provisional(pr.RD) {
+				t.Errorf("%s after 60 days: listed provisional %v, deviation %.1f", u.Name, r.Provisional, pr.RD)
+			}
+		}
 	}
 	// No rated game of TRENCH: an empty board.
-	if _, total, err := store.Leaderboard(ctx, "trench", now, 0, 50); err != nil || total != 0 {
-		t.Errorf("TRENCH leaderboard: %d listed, want none (%v)", total, err)
+	if _, counts, err := store.Leaderboard(ctx, "trench", now, 0, 50); err != nil || counts.Lines() != 0 {
+		t.Errorf("TRENCH leaderboard: %+v listed, want none (%v)", counts, err)
 	}
 
 	hist, err := store.RatingHistory(ctx, ann.ID, "trenches")

@@ -116,11 +116,26 @@ func TestEveryPageQueryUsesAnIndex(t *testing.T) {
 		})
 	}
 	run("leaderboard", func() error {
-		if _, _, err := store.Leaderboard(ctx, "trench", t0, 0, 50); err != nil {
-			return err
+		for _, g := range []string{"trench", "trenches", "cards"} {
+			_, c, err := store.Leaderboard(ctx, g, t0, 0, 50)
+			if err != nil {
+				return err
+			}
+			// The last established lines and the first provisional ones;
+			// a provisional page.
+			if _, _, err := store.Leaderboard(ctx, g, t0, max(0, c.Established-10), 50); err != nil {
+				return err
+			}
+			if _, _, err := store.Leaderboard(ctx, g, t0, c.Established+50, 50); err != nil {
+				return err
+			}
+			for _, u := range []db.User{heavy, ordinary} {
+				if _, _, err := store.LeaderboardRank(ctx, g, u.ID, t0); err != nil {
+					return err
+				}
+			}
 		}
-		_, _, err := store.LeaderboardRank(ctx, "trench", heavy.ID, t0)
-		return err
+		return nil
 	})
 	run("directory", func() error {
 		for _, q := range []string{"", "ad", "zoe1"} {

@@ -74,50 +74,53 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 		return err
 	}
 	ctx, now := c.Request().Context(), h.now()
-	rows, total, err := h.db.Leaderboard(ctx, eng.Key(), now, (n-1)*listPageSize, listPageSize)
+	rows, counts, err := h.db.Leaderboard(ctx, eng.Key(), now, (n-1)*listPageSize, listPageSize)
 	if err != nil {
 		return err
 	}
-	pages := max(1, (total+listPageSize-1)/listPageSize)
+	pages := max(1, (counts.Lines()+listPageSize-1)/listPageSize)
 	if n > pages {
 		// Past the end (the list got shorter): the last page.
 		n = pages
-		if rows, total, err = h.db.Leaderboard(ctx, eng.Key(), now, (n-1)*listPageSize, listPageSize); err != nil {
+		if rows, counts, err = h.db.Leaderboard(ctx, eng.Key(), now, (n-1)*listPageSize, listPageSize); err != nil {
 			return err
 		}
 	}
+	total := counts.Established
 	title := tr(c, eng.Title())
 	p := views.LeaderboardPage{Page: pageOf(c, tr(c, "Leaderboard")+" · "+title), Game: title, Total: total, PageNo: n,
 		Pages: pages,
-		Rule: tr(c, "Players are listed by rating once their rating is established (deviation at most %d; a provisional rating is shown with “?”) and while they have finished a rated game in the last %d days.",
-			int(db.ProvisionalRD), db.LeaderboardDays)}
+		Rule: tr(c, "Players who have finished a rated game in the last %d days are listed by rating: first, ranked, those whose rating is established (deviation at most %d); then, marked provisional with “?”, the others.",
+			db.LeaderboardDays, int(db.ProvisionalRD))}
 	for _, e := range engines() {
 		p.Tabs = append(p.Tabs, views.Option{Value: "/leaderboard/" + e.Key(), Label: tr(c, e.Title()), Selected: e.Key() == eng.Key()})
 	}
 	me := currentViewer(c).ID
-	onPage := false
-	for _, r := range rows {
+	var mine *db.LeaderRow
+	for i, r := range rows {
 		p.Rows = append(p.Rows, leaderLine(ctx, r, me))
-		onPage = onPage || r.UserID == me
+		if r.UserID == me {
+			mine = &rows[i]
+		}
 	}
-	if me != 0 && !onPage {
+	if me != 0 && mine == nil {
 		own, listed, err := h.db.LeaderboardRank(ctx, eng.Key(), me, now)
 		if err != nil {
 			return err
 		}
 		if listed {
 			line := leaderLine(ctx, own, me)
-			p.Own = &line
-			p.OwnNote = tr(c, "You are ranked %d of %d.", own.Rank, total)
+			p.Own, mine = &line, &own
 		} else {
 			p.OwnNote = tr(c, "You are not listed: %s", h.whyUnlisted(ctx, eng.Key(), me, now))
 		}
-	} else if onPage {
-		for _, r := range p.Rows {
-			if r.Self {
-				p.OwnNote = tr(c, "You are ranked %d of %d.", r.Rank, total)
-			}
-		}
+	}
+	switch {
+	case mine != nil && mine.Provisional:
+		p.OwnNote = views.TN(ctx, "Your rating %s is still provisional (%d rated games so far): you are listed below the ranked players.",
+			mine.Games, ratingText(mine.Rating, mine.RD), mine.Games)
+	case mine != nil:
+		p.OwnNote = tr(c, "You are ranked %d of %d.", mine.Rank, total)
 	}
 	p.PrevHref, p.NextHref = pageLinks(n, p.Pages, func(k int) string {
 		return "/leaderboard/" + eng.Key() + "?page=" + strconv.Itoa(k)
@@ -142,7 +145,8 @@ func (h *competitionHandler) whyUnlisted(ctx context.Context, game string, user 
 // ctx; me is the signed-in player (0 for a visitor).
 func leaderLine(ctx context.Context, r db.LeaderRow, me int64) views.LeaderLine {
 	return views.LeaderLine{Rank: r.Rank, Name: r.Name, Rating: strconv.Itoa(int(math.Round(r.Rating))),
-		RD: strconv.Itoa(int(math.Round(r.RD))), Games: r.Games, LastGame: views.Date(ctx, r.LastGame), Self: r.UserID == me}
+		RD: strconv.Itoa(int(math.Round(r.RD))), Games: r.Games, LastGame: views.Date(ctx, r.LastGame), Self: r.UserID == me,
+		Provisional: r.Provisional}
 }
 
 // directory serves /players?q=…&page=…. Errors: 400 for a bad page.

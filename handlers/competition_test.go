@@ -55,7 +55,7 @@ func ratedGame(t *testing.T, s *server, a, b, winner string, when time.Time) {
 }
 
 // TestLeaderboardAndDirectory: established, active players appear on the
-// leaderboard by rating; a provisional player is left out, told why, and
+// leaderboard by rating; a provisional player is not ranked, told why, and
 // shown with "?" in the directory and on their profile; the profile draws
 // the rating history; the directory searches by name prefix.
 func TestLeaderboardAndDirectory(t *testing.T) {
@@ -92,12 +92,12 @@ func TestLeaderboardAndDirectory(t *testing.T) {
 	visitor.Get("/leaderboard/trenches")
 	visitor.wantStatus(http.StatusOK)
 	var listed []string
-	visitor.Last.Find("#leaderboard tbody tr[data-player]").Each(func(_ int, r *goquery.Selection) {
+	visitor.Last.Find("#leaderboard tbody tr[data-player]:not(.provisional)").Each(func(_ int, r *goquery.Selection) {
 		name, _ := r.Attr("data-player")
 		listed = append(listed, name)
 	})
 	if strings.Join(listed, ",") != "ann,bob,cid" {
-		t.Errorf("leaderboard lists %v, want ann, bob, cid", listed)
+		t.Errorf("leaderboard ranks %v, want ann, bob, cid", listed)
 	}
 	if rule := visitor.text("#leaderboard-rule"); !strings.Contains(rule, "90 days") || !strings.Contains(rule, "provisional") {
 		t.Errorf("the page does not say who is listed: %q", rule)
@@ -109,7 +109,7 @@ func TestLeaderboardAndDirectory(t *testing.T) {
 	dan := clients["dan"]
 	dan.Get("/leaderboard/trenches")
 	if note := dan.text("#own-rank"); !strings.Contains(note, "provisional") {
-		t.Errorf("dan is not told why he is not listed: %q", note)
+		t.Errorf("dan is not told why he is not ranked: %q", note)
 	}
 	bob := clients["bob"]
 	bob.Get("/leaderboard/trenches")
@@ -169,7 +169,81 @@ func TestLeaderboardAndDirectory(t *testing.T) {
 	visitor.Get("/leaderboard/trenches?page=x")
 	visitor.wantStatus(http.StatusBadRequest)
 	visitor.Get("/leaderboard/trenches?page=2")
-	if visitor.Status != http.StatusOK || visitor.Last.Find("#leaderboard tr[data-player]").Length() != 3 {
+	if visitor.Status != http.StatusOK || visitor.Last.Find("#leaderboard tr[data-player]").Length() != 4 {
 		t.Errorf("a page past the end: status %d, want the last page", visitor.Status)
+	}
+}
+
+// TestLeaderboardListsProvisionalPlayers: on a new server, where nobody
+// has played enough rated games to be established, the leaderboard lists
+// the players who have played, by rating, marked provisional with their
+// "?", and tells a provisional player where they stand; established
+// players are ranked above them.
+func TestLeaderboardListsProvisionalPlayers(t *testing.T) {
+	s := startServer(t, "", nil)
+	now := s.Clock.Now()
+	clients := map[string]*client{}
+	for _, name := range []string{"ann", "bob", "cid", "dan", "eve"} {
+		c := s.newClient(t)
+		c.SignUp(name)
+		clients[name] = c
+	}
+	at := now.Add(-10 * time.Hour)
+	for i := 0; i < 8; i++ {
+		a, b := []string{"ann", "bob", "cid", "dan"}[i%4], []string{"bob", "cid", "dan", "ann"}[i%4]
+		ratedGame(t, s, a, b, "ann", at)
+		at = at.Add(time.Hour)
+	}
+	lines := func(c *client) []string {
+		var out []string
+		c.Last.Find("#leaderboard tbody tr[data-player]").Each(func(_ int, r *goquery.Selection) {
+			name, _ := r.Attr("data-player")
+			out = append(out, name+" "+strings.TrimSpace(r.Find(".rank").Text())+" "+strings.TrimSpace(r.Find(".rating").Text()))
+		})
+		return out
+	}
+	visitor := s.newClient(t)
+	visitor.Get("/leaderboard/trenches")
+	visitor.wantStatus(http.StatusOK)
+	if visitor.Last.Find("#leaderboard-empty").Length() != 0 {
+		t.Fatal("after 8 rated games the leaderboard says nobody is listed")
+	}
+	got := lines(visitor)
+	if len(got) != 4 || !strings.HasPrefix(got[0], "ann provisional ") || !strings.HasSuffix(got[0], "?") {
+		t.Fatalf("leaderboard after 8 rated games: %q, want the four players, ann first, marked provisional with ?", got)
+	}
+	for _, l := range got {
+		if !strings.Contains(l, " provisional ") || !strings.HasSuffix(l, "?") {
+			t.Errorf("line %q is not marked provisional", l)
+		}
+	}
+	if visitor.Last.Find("#provisional-ratings").Length() != 1 {
+		t.Error("the provisional ratings have no heading")
+	}
+	eve := clients["eve"]
+	eve.Get("/leaderboard/trenches")
+	if note := eve.text("#own-rank"); !strings.Contains(note, "not finished a rated game") {
+		t.Errorf("eve, without a rated game: %q", note)
+	}
+	dan := clients["dan"]
+	dan.Get("/leaderboard/trenches")
+	if note := dan.text("#own-rank"); !strings.Contains(note, "provisional") || !strings.Contains(note, "below the ranked players") {
+		t.Errorf("dan's note: %q", note)
+	}
+	// ann and bob play on until both are established: they are ranked
+	// above the provisional cid and dan.
+	for i := 0; i < 30; i++ {
+		ratedGame(t, s, "ann", "bob", []string{"ann", "bob"}[i%3/2], at)
+		at = at.Add(time.Minute)
+	}
+	visitor.Get("/leaderboard/trenches")
+	got = lines(visitor)
+	if len(got) != 4 || !strings.HasPrefix(got[0], "ann 1 ") || !strings.HasPrefix(got[1], "bob 2 ") ||
+		!strings.Contains(got[2], " provisional ") || !strings.Contains(got[3], " provisional ") {
+		t.Errorf("leaderboard: %q, want ann 1, bob 2, then cid and dan provisional", got)
+	}
+	clients["bob"].Get("/leaderboard/trenches")
+	if note := clients["bob"].text("#own-rank"); note != "You are ranked 2 of 2." {
+		t.Errorf("bob's note: %q", note)
 	}
 }

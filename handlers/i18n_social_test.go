@@ -32,7 +32,7 @@ func wantWords(t *testing.T, c *client, sel string, words ...string) {
 }
 
 // TestLeaderboardAndPlayersInSpanishAndPortuguese: the leaderboard, the
-// note on a player who is not listed yet and the players directory speak
+// note on a player whose rating is still provisional and the players directory speak
 // the reader's language, dates included.
 func TestLeaderboardAndPlayersInSpanishAndPortuguese(t *testing.T) {
 	s := startServer(t, "", nil)
@@ -45,10 +45,14 @@ func TestLeaderboardAndPlayersInSpanishAndPortuguese(t *testing.T) {
 	ana.Get("/leaderboard/trenches")
 	ana.wantStatus(http.StatusOK)
 	wantWords(t, ana, "h1", "Clasificación · Trenches")
-	wantWords(t, ana, "#leaderboard-rule", "puntuación provisional", "últimos 90 días")
+	wantWords(t, ana, "#leaderboard-rule", "marcados como provisionales", "últimos 90 días")
 	wantWords(t, ana, "nav.tabs", "Trench, el juego de cartas")
-	wantWords(t, ana, "#own-rank", "No apareces en la clasificación", "aún es provisional (1 partida puntuable hasta ahora)")
+	wantWords(t, ana, "#own-rank", "aún es provisional (1 partida puntuable hasta ahora)", "apareces debajo de los jugadores con puesto")
+	wantWords(t, ana, "#provisional-ratings", "Puntuaciones provisionales")
+	wantWords(t, ana, `#leaderboard tr[data-player="ana"] .rank`, "provisional")
+	ana.Get("/leaderboard/trench")
 	wantWords(t, ana, "#leaderboard-empty", "Todavía no hay nadie en la clasificación.")
+	ana.Get("/leaderboard/trenches")
 	if title := ana.Last.Find("title").Text(); !strings.HasPrefix(title, "Clasificación · Trenches") {
 		t.Errorf("the Spanish leaderboard's title is %q", title)
 	}
@@ -56,7 +60,8 @@ func TestLeaderboardAndPlayersInSpanishAndPortuguese(t *testing.T) {
 	readIn(t, bea, "pt")
 	bea.Get("/leaderboard/trenches")
 	wantWords(t, bea, "h1", "Classificação · Trenches")
-	wantWords(t, bea, "#own-rank", "Você não aparece na classificação", "ainda é provisório (1 partida valendo rating até agora)")
+	wantWords(t, bea, "#own-rank", "ainda é provisório (1 partida valendo rating até agora)", "aparece abaixo dos jogadores com posição")
+	wantWords(t, bea, "#provisional-ratings", "Ratings provisórios")
 	bea.Get("/players")
 	wantWords(t, bea, "h1", "Jogadores")
 	wantWords(t, bea, "#players-count", "5 jogadores") // the two players and the three computer players

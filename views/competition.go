@@ -1,7 +1,7 @@
 package views
 
 // LeaderboardPage is /leaderboard/{game}: the listed players of one game,
-// a page of them at a time.
+// a page of them at a time; Total is how many are ranked.
 type LeaderboardPage struct {
 	Page
 	Game  string   // the game's title
@@ -19,15 +19,17 @@ type LeaderboardPage struct {
 	NextHref string
 }
 
-// LeaderLine is one player on a leaderboard.
+// LeaderLine is one player on a leaderboard; a Provisional one is
+// unranked (Rank 0), listed below the ranked ones.
 type LeaderLine struct {
-	Rank     int
-	Name     string
-	Rating   string // rounded
-	RD       string // rounded deviation
-	Games    int
-	LastGame string // day of the last rated game, in the reader's language: "21 March 2026"
-	Self     bool   // the signed-in player
+	Provisional bool
+	Rank        int
+	Name        string
+	Rating      string // rounded
+	RD          string // rounded deviation
+	Games       int
+	LastGame    string // day of the last rated game, in the reader's language: "21 March 2026"
+	Self        bool   // the signed-in player
 }
 
 // DirectoryPage is /players: the players whose name starts with Query.
