@@ -299,14 +299,11 @@ type Figures struct {
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
 	var f Figures
 	err := db.read.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND computer_level IS NULL),
+		(SELECT n FROM counters WHERE name = 'players'),
 		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND suspended_at IS NOT NULL),
-		(SELECT COUNT(*) FROM (SELECT side0_id FROM games WHERE status = 'active' AND updated_at > ?1
-			UNION SELECT side1_id FROM games WHERE status = 'active' AND updated_at > ?1
-			UNION SELECT side0_id FROM games WHERE status = 'finished' AND ended_at > ?1
-			UNION SELECT side1_id FROM games WHERE status = 'finished' AND ended_at > ?1)),
+		(SELECT COUNT(*) FROM users WHERE last_played > ?1),
 		(SELECT n FROM counters WHERE name = 'games'),
-		(SELECT COUNT(*) FROM games WHERE status = 'active'),
+		(SELECT n FROM counters WHERE name = 'active_games'),
 		(SELECT n FROM counters WHERE name = 'moves'),
 		(SELECT COUNT(*) FROM challenges WHERE status = 'open'),
 		(SELECT COUNT(*) FROM reports)`, unix(now.Add(-30*24*time.Hour))).

@@ -100,9 +100,8 @@ func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error)
 		args = append(args, f.Game)
 	}
 	if f.Variant != "" {
-		// Only this filter needs the match.
-		from = "games g JOIN matches m ON m.id = g.match_id"
-		where = append(where, "m.variant = ?")
+		// The match's variant, kept on the game (games_archive_rules).
+		where = append(where, "COALESCE(g.match_variant, g.variant) = ?")
 		args = append(args, f.Variant)
 	}
 	var playerID int64
@@ -284,13 +283,12 @@ type Record struct {
 }
 
 // PlayerRecords returns userID's wins, losses and draws per game (engine
-// key), over finished games that were not aborted, sorted by game key.
+// key), over finished games that were not aborted, sorted by game key:
+// the counts the transactions that finish games keep (player_records),
+// one row a game however many games the player has played.
 func (db *DB) PlayerRecords(ctx context.Context, userID int64) ([]Record, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT game,
-		SUM(CASE WHEN (winner = 0 AND side0_id = ?1) OR (winner = 1 AND side1_id = ?1) THEN 1 ELSE 0 END),
-		SUM(CASE WHEN (winner = 1 AND side0_id = ?1) OR (winner = 0 AND side1_id = ?1) THEN 1 ELSE 0 END),
-		SUM(CASE WHEN winner = -1 THEN 1 ELSE 0 END)
-		FROM games WHERE status = 'finished' AND `+notAborted+` AND (side0_id = ?1 OR side1_id = ?1) GROUP BY game ORDER BY game`, userID)
+	rows, err := db.read.QueryContext(ctx, `SELECT game, wins, losses, draws FROM player_records
+		WHERE user_id = ? AND games > 0 ORDER BY game`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: player records: %w", err)
 	}

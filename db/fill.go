@@ -324,7 +324,7 @@ func (f *filler) run(ctx context.Context) error {
 		"start_state", "state", "ply", "to_move", "status", "winner", "score0", "score1", "reason", "days_per_move", "deadline",
 		"last_move", "created_at", "updated_at", "ended_at", "turn_started", "turn_ply")
 	b.moves = newFillBatch("moves", "game_id", "ply", "side", "move", "created_at")
-	b.changes = newFillBatch("rating_changes", "game_id", "side", "user_id", "rating_before", "rd_before", "rating_after", "rd_after")
+	b.changes = newFillBatch("rating_changes", "game_id", "side", "user_id", "rating_before", "rd_before", "rating_after", "rd_after", "game", "at")
 	b.ratings = newFillBatch("ratings", "user_id", "game", "rating", "rd", "volatility", "games", "updated_at")
 	b.tournaments = newFillBatch("tournaments", "id", "name", "organiser_id", "game", "variant", "format", "rounds", "min_players",
 		"max_players", "days_per_move", "seed", "status", "round", "created_at", "started_at", "ended_at")
@@ -412,7 +412,26 @@ func (f *filler) run(ctx context.Context) error {
 			f.res.Heaviest, f.res.HeaviestGames = p.name, p.games
 		}
 	}
-	return f.commit(ctx)
+	if err := f.commit(ctx); err != nil {
+		return err
+	}
+	// The triggers that keep these from the games ran when a game's
+	// player or match may not have been stored yet: they are set once
+	// more from every game, as the migration that added them did.
+	for _, q := range []string{
+		`UPDATE users SET last_played = x.at FROM (
+			SELECT user_id, MAX(at) AS at FROM (
+				SELECT side0_id AS user_id, updated_at AS at FROM games UNION ALL SELECT side1_id, updated_at FROM games
+			) GROUP BY user_id) AS x
+			WHERE x.user_id = users.id`,
+		`UPDATE games SET match_variant = (SELECT m.variant FROM matches m WHERE m.id = games.match_id)
+			WHERE variant != (SELECT m.variant FROM matches m WHERE m.id = games.match_id)`,
+	} {
+		if _, err := f.w.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("db: fill: %w", err)
+		}
+	}
+	return nil
 }
 
 // maybeCommit commits every 5,000 games and tells the progress.
@@ -571,7 +590,7 @@ func (f *filler) game(ctx context.Context, g *fillGame, players [2]*fillPlayer) 
 		p.rating[key] = after
 		p.rated[key]++
 		p.last[key] = ended
-		if err := b.changes.add(ctx, gid, i, p.id, before[i].Rating, before[i].RD, after.Rating, after.RD); err != nil {
+		if err := b.changes.add(ctx, gid, i, p.id, before[i].Rating, before[i].RD, after.Rating, after.RD, key, ended); err != nil {
 			return fmt.Errorf("db: fill: %w", err)
 		}
 	}

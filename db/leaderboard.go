@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -216,9 +217,7 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 		prefix, upper, pattern).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at,
-			COALESCE((SELECT MAX(updated_at) FROM games WHERE side0_id = u.id), 0),
-			COALESCE((SELECT MAX(updated_at) FROM games WHERE side1_id = u.id), 0))
+	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at, u.last_played)
 		FROM users u WHERE u.name >= ? AND u.name < ? AND u.name LIKE ? ESCAPE '\'
 		ORDER BY u.name COLLATE NOCASE LIMIT ? OFFSET ?`, prefix, upper, pattern, limit, offset)
 	if err != nil {
@@ -248,20 +247,24 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 }
 
 // RatingPoint is a player's rating after one rated game: when the game
-// ended, and the rating and deviation it left.
+// ended, the rating before it, and the rating and deviation it left.
 type RatingPoint struct {
 	At     time.Time
+	Before float64
 	Rating float64
 	RD     float64
 }
 
-// RatingHistory returns userID's ratings in game after each of their rated
-// games, oldest first. Errors: the database cannot be read.
-func (db *DB) RatingHistory(ctx context.Context, userID int64, game string) ([]RatingPoint, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT COALESCE(g.ended_at, g.updated_at), c.rating_after, c.rd_after
-		FROM rating_changes c JOIN games g ON g.id = c.game_id
-		WHERE c.user_id = ? AND g.game = ?
-		ORDER BY COALESCE(g.ended_at, g.updated_at), g.id`, userID, game)
+// RatingHistory returns userID's ratings in game after each of their last
+// limit rated games (every one for limit ≤ 0), oldest first, read from one
+// index however many games they have played. Errors: the database cannot
+// be read.
+func (db *DB) RatingHistory(ctx context.Context, userID int64, game string, limit int) ([]RatingPoint, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT at, rating_before, rating_after, rd_after FROM rating_changes
+		WHERE user_id = ? AND game = ? ORDER BY at DESC, game_id DESC LIMIT ?`, userID, game, limit)
 	if err != nil {
 		return nil, fmt.Errorf("db: rating history: %w", err)
 	}
@@ -270,11 +273,12 @@ func (db *DB) RatingHistory(ctx context.Context, userID int64, game string) ([]R
 	for rows.Next() {
 		var p RatingPoint
 		var at int64
-		if err := rows.Scan(&at, &p.Rating, &p.RD); err != nil {
+		if err := rows.Scan(&at, &p.Before, &p.Rating, &p.RD); err != nil {
 			return nil, fmt.Errorf("db: rating history: %w", err)
 		}
 		p.At = fromUnix(at)
 		out = append(out, p)
 	}
+	slices.Reverse(out)
 	return out, rows.Err()
 }

@@ -133,9 +133,13 @@ func TestLeaderboardRules(t *testing.T) {
 		t.Errorf("TRENCH leaderboard: %+v listed, want none (%v)", counts, err)
 	}
 
-	hist, err := store.RatingHistory(ctx, ann.ID, "trenches")
-	if err != nil || len(hist) != 40 {
-		t.Fatalf("ann's history: %d points, want 40 (%v)", len(hist), err)
+	hist, err := store.RatingHistory(ctx, ann.ID, "trenches", 0)
+	if err != nil || len(hist) != 40 || hist[0].Before != 1500 {
+		t.Fatalf("ann's history: %d points, want 40 from 1500 (%v)", len(hist), err)
+	}
+	last, err := store.RatingHistory(ctx, ann.ID, "trenches", 5)
+	if err != nil || len(last) != 5 || last[0] != hist[35] || last[4] != hist[39] || last[0].Before != hist[34].Rating {
+		t.Fatalf("ann's last 5 rating changes: %+v (%v), want %+v", last, err, hist[35:])
 	}
 	for i := 1; i < len(hist); i++ {
 		if hist[i].At.Before(hist[i-1].At) {

@@ -146,8 +146,8 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 			g.Side[i].ID, g.Game, after.Rating, after.RD, after.Volatility, unix(now)); err != nil {
 			return fmt.Errorf("db: store rating: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_changes (game_id, side, user_id, rating_before, rd_before, rating_after, rd_after)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, i, g.Side[i].ID, before[i].Rating, before[i].RD, after.Rating, after.RD); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_changes (game_id, side, user_id, rating_before, rd_before, rating_after, rd_after, game, at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.ID, i, g.Side[i].ID, before[i].Rating, before[i].RD, after.Rating, after.RD, g.Game, unix(now)); err != nil {
 			return fmt.Errorf("db: store rating change: %w", err)
 		}
 	}

@@ -206,28 +206,44 @@ const (
 	chartMargin = 16
 )
 
+// chartGames is how many of a player's latest rated games a rating chart
+// draws.
+const chartGames = 200
+
 // ratingCharts draws userID's rating history in every game they have
-// played rated, in the games' usual order.
+// played rated, in the games' usual order: their last chartGames rated
+// games of each.
 func ratingCharts(ctx context.Context, store *db.DB, userID int64) ([]views.RatingChart, error) {
+	ratings, err := store.Ratings(ctx, userID, time.Time{})
+	if err != nil {
+		return nil, err
+	}
 	var out []views.RatingChart
 	for _, e := range engines() {
-		hist, err := store.RatingHistory(ctx, userID, e.Key())
+		hist, err := store.RatingHistory(ctx, userID, e.Key(), chartGames)
 		if err != nil {
 			return nil, err
 		}
 		if len(hist) == 0 {
 			continue
 		}
-		out = append(out, ratingChart(ctx, e, hist))
+		games := len(hist)
+		for _, r := range ratings {
+			if r.Game == e.Key() {
+				games = max(games, r.Games)
+			}
+		}
+		out = append(out, ratingChart(ctx, e, hist, games))
 	}
 	return out, nil
 }
 
-// ratingChart draws one game's history: the first point is the starting
-// rating (1500), then one per rated game; its words in the language of
-// ctx.
-func ratingChart(ctx context.Context, e rules.Engine, hist []db.RatingPoint) views.RatingChart {
-	start := db.RatingPoint{Rating: 1500}
+// ratingChart draws one game's history, the last of games rated games:
+// the first point is the rating before the first of them (1500 before the
+// first rated game), then one per rated game; its words in the language
+// of ctx.
+func ratingChart(ctx context.Context, e rules.Engine, hist []db.RatingPoint, games int) views.RatingChart {
+	start := db.RatingPoint{Rating: hist[0].Before}
 	pts := append([]db.RatingPoint{start}, hist...)
 	lo, hi := pts[0].Rating, pts[0].Rating
 	for _, p := range pts {
@@ -236,7 +252,7 @@ func ratingChart(ctx context.Context, e rules.Engine, hist []db.RatingPoint) vie
 	lo, hi = math.Floor(lo/50)*50-50, math.Ceil(hi/50)*50+50
 	ch := views.RatingChart{Key: e.Key(), Game: views.T(ctx, e.Title()), Width: chartWidth, Height: chartHeight,
 		Low: strconv.Itoa(int(lo)), High: strconv.Itoa(int(hi)),
-		Summary: views.TN(ctx, "%d rated games, from %d to %d", len(hist), len(hist), 1500, int(math.Round(hist[len(hist)-1].Rating)))}
+		Summary: views.TN(ctx, "%d rated games, from %d to %d", games, games, 1500, int(math.Round(hist[len(hist)-1].Rating)))}
 	var b strings.Builder
 	for i, p := range pts {
 		x := float64(chartMargin*2) + float64(i)*float64(chartWidth-chartMargin*3)/float64(max(1, len(pts)-1))
