@@ -159,6 +159,21 @@ func openVerified(ctx context.Context, path string) (*sql.DB, error) {
 // check Verify makes before replaying the games, for a copy whose schema
 // this binary does not know.
 func CheckFile(ctx context.Context, path string) error {
+	return checkFile(ctx, path, integrityCheck)
+}
+
+// QuickCheckFile runs PRAGMA quick_check on the database file at path,
+// opened read-only and immutable (a backup, not a live database): every
+// page and record of every table and index is read and checked, as
+// integrity_check does, but indexes are not matched against their tables
+// (nor UNIQUE constraints checked), which makes it several times faster
+// on a large database. Errors: the file cannot be read, or the check
+// finds a problem (its first lines).
+func QuickCheckFile(ctx context.Context, path string) error {
+	return checkFile(ctx, path, quickCheck)
+}
+
+func checkFile(ctx context.Context, path string, check func(context.Context, *sql.DB, string) error) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("db: verify: %w", err)
 	}
@@ -167,16 +182,25 @@ func CheckFile(ctx context.Context, path string) error {
 		return fmt.Errorf("db: verify %s: %w", path, err)
 	}
 	defer r.Close()
-	return integrityCheck(ctx, r, path)
+	return check(ctx, r, path)
 }
 
 func integrityCheck(ctx context.Context, r *sql.DB, path string) error {
+	return pragmaCheck(ctx, r, path, "integrity_check")
+}
+
+func quickCheck(ctx context.Context, r *sql.DB, path string) error {
+	return pragmaCheck(ctx, r, path, "quick_check")
+}
+
+// pragmaCheck runs PRAGMA check (integrity_check or quick_check) on r.
+func pragmaCheck(ctx context.Context, r *sql.DB, path, check string) error {
 	var res string
-	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
-		return fmt.Errorf("db: verify %s: integrity check: %w", path, err)
+	if err := r.QueryRowContext(ctx, `PRAGMA `+check).Scan(&res); err != nil {
+		return fmt.Errorf("db: verify %s: %s: %w", path, check, err)
 	}
 	if res != "ok" {
-		return fmt.Errorf("db: verify %s: integrity check: %s", path, res)
+		return fmt.Errorf("db: verify %s: %s: %s", path, check, res)
 	}
 	return nil
 }

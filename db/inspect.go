@@ -28,19 +28,24 @@ type Inspection struct {
 	// SchemaVersion is the last migration applied (0: none); compare it
 	// with SchemaVersion().
 	SchemaVersion int64
-	// Integrity is nil when SQLite's integrity check answers "ok", else
-	// what it found.
+	// Integrity is nil when SQLite's check (quick or full) answers
+	// "ok", else what it found.
 	Integrity error
+	// Full says Integrity is the full integrity check's answer, not the
+	// quick check's.
+	Full bool
 	// Newest is the latest time stored in the database (an account made,
 	// a challenge, a game updated, a move), zero for an empty one.
 	Newest int64 // unix seconds
 }
 
 // Inspect looks at the database file at path without changing it (opened
-// read-only; a running server may keep using it): the schema version, the
-// integrity check and the newest stored time. Errors: the file does not
-// exist or is not a database SQLite can read.
-func Inspect(ctx context.Context, path string) (Inspection, error) {
+// read-only; a running server may keep using it): the schema version,
+// SQLite's quick check (or, with full, its integrity check, which also
+// matches every index against its table and takes several times longer)
+// and the newest stored time. Errors: the file does not exist or is not
+// a database SQLite can read.
+func Inspect(ctx context.Context, path string, full bool) (Inspection, error) {
 	if _, err := os.Stat(path); err != nil {
 		return Inspection{}, fmt.Errorf("db: inspect: %w", err)
 	}
@@ -50,12 +55,16 @@ func Inspect(ctx context.Context, path string) (Inspection, error) {
 	}
 	defer r.Close()
 	r.SetMaxOpenConns(1)
-	var in Inspection
+	in := Inspection{Full: full}
 	if in.SchemaVersion, err = schemaVersion(ctx, r); err != nil {
 		return in, fmt.Errorf("db: inspect %s: %w", path, err)
 	}
+	check := `PRAGMA quick_check`
+	if full {
+		check = `PRAGMA integrity_check`
+	}
 	var res string
-	if err := r.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+	if err := r.QueryRowContext(ctx, check).Scan(&res); err != nil {
 		in.Integrity = err
 	} else if res != "ok" {
 		in.Integrity = errors.New(res)

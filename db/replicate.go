@@ -381,12 +381,14 @@ type Restored struct {
 
 // Restore writes the replica's copy of the database at rawURL to dest, a
 // file that must not exist: the latest state, or the last state at or
-// before the given time when at is not zero. It then verifies the copy as
-// Backup does (integrity check, every game replayed) and returns what it
-// checked and which moment it restored. Errors: dest exists,
+// before the given time when at is not zero. The copy is checked by
+// SQLite's quick check (see QuickCheckFile); with verifyGames, by the full
+// integrity check and every game replayed, as VerifyFile does. It returns
+// what it replayed (nothing without verifyGames) and which moment it
+// restored. Errors: dest exists,
 // ErrNoReplica, *BeforeReplicaError, the replica cannot be read, the copy
 // fails verification (it is then left in place for inspection).
-func Restore(ctx context.Context, rawURL, dest string, at time.Time) (Restored, error) {
+func Restore(ctx context.Context, rawURL, dest string, at time.Time, verifyGames bool) (Restored, error) {
 	if _, err := os.Stat(dest); err == nil {
 		return Restored{}, fmt.Errorf("db: restore: %s already exists; restore to a new file", dest)
 	} else if !errors.Is(err, os.ErrNotExist) {
@@ -428,7 +430,10 @@ func Restore(ctx context.Context, rawURL, dest string, at time.Time) (Restored, 
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = dest
 	opt.TXID = plan[len(plan)-1].MaxTXID
-	opt.IntegrityCheck = litestream.IntegrityCheckFull
+	opt.IntegrityCheck = litestream.IntegrityCheckQuick
+	if verifyGames {
+		opt.IntegrityCheck = litestream.IntegrityCheckFull
+	}
 	if err := litestream.NewReplicaWithClient(nil, client).Restore(ctx, opt); err != nil {
 		return Restored{}, fmt.Errorf("db: restore from %s: %w", Redact(rawURL), err)
 	}
@@ -440,7 +445,10 @@ func Restore(ctx context.Context, rawURL, dest string, at time.Time) (Restored, 
 	if err := litestream.WriteTXIDFile(dest, opt.TXID); err != nil {
 		return Restored{}, fmt.Errorf("db: restore: %w", err)
 	}
-	checked, err := VerifyFile(ctx, dest)
+	var checked Checked
+	if verifyGames {
+		checked, err = VerifyFile(ctx, dest)
+	}
 	return Restored{Checked: checked, At: last.CreatedAt, TXID: uint64(opt.TXID)}, err
 }
 
@@ -452,7 +460,7 @@ func restoreIfMissing(ctx context.Context, path, rawURL string) (bool, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return false, fmt.Errorf("db: %w", err)
 	}
-	_, err := Restore(ctx, rawURL, path, time.Time{})
+	_, err := Restore(ctx, rawURL, path, time.Time{}, false)
 	if errors.Is(err, ErrNoReplica) {
 		return false, nil
 	}

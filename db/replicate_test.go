@@ -106,7 +106,7 @@ func TestReplicaRestoresADeletedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	copyPath := filepath.Join(dir, "copy.db")
-	checked, err := db.Restore(ctx, replica, copyPath, time.Time{})
+	checked, err := db.Restore(ctx, replica, copyPath, time.Time{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,18 +141,18 @@ func TestRestoreToATimestamp(t *testing.T) {
 	if late <= early {
 		t.Fatalf("no moves after the timestamp (%d, %d)", early, late)
 	}
-	checked, err := db.Restore(ctx, replica, filepath.Join(dir, "then.db"), at)
+	checked, err := db.Restore(ctx, replica, filepath.Join(dir, "then.db"), at, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if checked.Moves != early {
 		t.Fatalf("restored to the timestamp: %d moves, want %d (the latest has %d)", checked.Moves, early, late)
 	}
-	checked, err = db.Restore(ctx, replica, filepath.Join(dir, "now.db"), time.Time{})
+	checked, err = db.Restore(ctx, replica, filepath.Join(dir, "now.db"), time.Time{}, true)
 	if err != nil || checked.Moves != late {
 		t.Fatalf("restored latest: %+v, %v; want %d moves", checked, err, late)
 	}
-	if _, err := db.Restore(ctx, replica, filepath.Join(dir, "now.db"), time.Time{}); err == nil {
+	if _, err := db.Restore(ctx, replica, filepath.Join(dir, "now.db"), time.Time{}, true); err == nil {
 		t.Fatal("restore overwrote an existing file")
 	}
 }
@@ -163,7 +163,7 @@ func TestReplicaErrors(t *testing.T) {
 	if _, err := db.OpenWith(ctx, filepath.Join(dir, "a.db"), db.Options{Replica: "ftp://example.org/x"}); err == nil {
 		t.Fatal("an ftp replica was accepted")
 	}
-	_, err := db.Restore(ctx, "file://"+filepath.Join(dir, "empty"), filepath.Join(dir, "b.db"), time.Time{})
+	_, err := db.Restore(ctx, "file://"+filepath.Join(dir, "empty"), filepath.Join(dir, "b.db"), time.Time{}, true)
 	if !errors.Is(err, db.ErrNoReplica) {
 		t.Fatalf("restore from an empty replica: %v, want ErrNoReplica", err)
 	}
@@ -267,14 +267,14 @@ func TestEmptyDatabaseDoesNotOverwriteItsReplica(t *testing.T) {
 		t.Fatalf("opening an empty database with a full replica: %v, want a BehindReplicaError", err)
 	}
 	time.Sleep(1500 * time.Millisecond) // what a started replication would have sent meanwhile
-	restored, err := db.Restore(ctx, replica, filepath.Join(dir, "check.db"), time.Time{})
+	restored, err := db.Restore(ctx, replica, filepath.Join(dir, "check.db"), time.Time{}, true)
 	if err != nil || restored.Games != 1 || restored.Moves != ply {
 		t.Fatalf("the replica after the refusal: %+v, %v; want 1 game of %d moves", restored, err, ply)
 	}
 
 	// A copy restored with trench restore replicates to the same replica.
 	copyPath := filepath.Join(dir, "copy", "trench.db")
-	if _, err := db.Restore(ctx, replica, copyPath, time.Time{}); err != nil {
+	if _, err := db.Restore(ctx, replica, copyPath, time.Time{}, true); err != nil {
 		t.Fatal(err)
 	}
 	store = openReplicated(t, copyPath, replica)
@@ -283,7 +283,7 @@ func TestEmptyDatabaseDoesNotOverwriteItsReplica(t *testing.T) {
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check2.db"), time.Time{}); err != nil || r.Moves != more {
+	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check2.db"), time.Time{}, true); err != nil || r.Moves != more {
 		t.Fatalf("after replicating the restored copy: %+v, %v; want %d moves", r, err, more)
 	}
 
@@ -296,7 +296,7 @@ func TestEmptyDatabaseDoesNotOverwriteItsReplica(t *testing.T) {
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check3.db"), time.Time{}); err != nil || r.Games != 0 {
+	if r, err := db.Restore(ctx, replica, filepath.Join(dir, "check3.db"), time.Time{}, true); err != nil || r.Games != 0 {
 		t.Fatalf("after overwriting: %+v, %v; want the new, empty database", r, err)
 	}
 }
@@ -387,7 +387,7 @@ func TestS3ReplicaWithAPrivateCA(t *testing.T) {
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := db.Restore(ctx, replica, filepath.Join(dir, "copy.db"), time.Time{})
+	r, err := db.Restore(ctx, replica, filepath.Join(dir, "copy.db"), time.Time{}, true)
 	if err != nil || r.Moves != ply {
 		t.Fatalf("restore over HTTPS with a private CA: %+v, %v; want %d moves", r, err, ply)
 	}

@@ -75,7 +75,7 @@ func TestOpenBacksUpAnOlderSchemaBeforeMigrating(t *testing.T) {
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	live, err := Inspect(ctx, path)
+	live, err := Inspect(ctx, path, true)
 	if err != nil || live.SchemaVersion != SchemaVersion() {
 		t.Fatalf("after Open: schema %d (%v), want %d", live.SchemaVersion, err, SchemaVersion())
 	}
@@ -89,7 +89,7 @@ func TestOpenBacksUpAnOlderSchemaBeforeMigrating(t *testing.T) {
 	if !strings.Contains(log.String(), "upgrading the schema after a verified backup") || !strings.Contains(log.String(), backups[0]) {
 		t.Errorf("the log does not name the backup %s:\n%s", backups[0], log.String())
 	}
-	b, err := Inspect(ctx, backups[0])
+	b, err := Inspect(ctx, backups[0], true)
 	if err != nil || b.SchemaVersion != old || b.Integrity != nil {
 		t.Errorf("backup: %+v (%v), want schema %d", b, err, old)
 	}
@@ -378,7 +378,7 @@ func TestFailingStartsKeepTheBackupOfTheOriginalSchema(t *testing.T) {
 		t.Fatalf("no backup of schema 8 among %v", backups)
 	}
 	b := original[len(original)-1]
-	if c, err := Inspect(ctx, b); err != nil || c.SchemaVersion != 8 || c.Integrity != nil {
+	if c, err := Inspect(ctx, b, false); err != nil || c.SchemaVersion != 8 || c.Integrity != nil {
 		t.Fatalf("backup %s: %+v (%v), want a sound database of schema 8", b, c, err)
 	}
 	r, err := sql.Open("sqlite", "file:"+b+"?mode=ro")
@@ -482,7 +482,7 @@ func TestUpgradeBackupsKeepTheNewestOfTheOldestSchema(t *testing.T) {
 	if !slices.Equal(kept, want) {
 		t.Errorf("kept %v, want the newest of schema 8 and the last three %v", kept, want)
 	}
-	if c, err := Inspect(ctx, made[1]); err != nil || c.SchemaVersion != 8 {
+	if c, err := Inspect(ctx, made[1], false); err != nil || c.SchemaVersion != 8 {
 		t.Errorf("backup %s: %+v (%v), want schema 8", made[1], c, err)
 	}
 }

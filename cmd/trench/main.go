@@ -44,10 +44,10 @@ const usage = `usage:
   trench rules apply GAME POSITION MOVE...
   trench rules perft GAME POSITION DEPTH
   trench rules replay FILE
-  trench backup [--db FILE] DEST
-  trench restore --from URL [--timestamp T] DEST
+  trench backup [--verify-games] [--db FILE] DEST
+  trench restore --from URL [--timestamp T] [--verify-games] DEST
   trench admin [--db FILE] [--base-url URL] COMMAND   (trench admin help lists the commands)
-  trench doctor [--db FILE] [flags as for serve]
+  trench doctor [--full-check] [--db FILE] [flags as for serve]
   trench version
   trench bench [--users N] [--games N] [--clients N] [--moves N] [--duration D] [--url URL] [--cpuprofile FILE]
   trench bench --fill N --db FILE

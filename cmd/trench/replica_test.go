@@ -94,7 +94,7 @@ func TestServeRefusesADatabaseBehindItsReplica(t *testing.T) {
 	if err := restoreCommand(ctx, &out, []string{"--from", replica, filepath.Join(dir, "check.db")}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "integrity ok") {
+	if !strings.Contains(out.String(), "quick check ok") {
 		t.Fatal(out.String())
 	}
 	check, err := db.Open(ctx, filepath.Join(dir, "check.db"))

@@ -84,7 +84,7 @@ func TestReplicationEndToEnd(t *testing.T) {
 	if err := restoreCommand(ctx, &restored, []string{"--from", replica, dest}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(restored.String(), "integrity ok") {
+	if !strings.Contains(restored.String(), "quick check ok") {
 		t.Fatalf("restore said %q", restored.String())
 	}
 	if err := crashtest.CheckDatabase(ctx, &out, dest, acks, "restored copy"); err != nil {

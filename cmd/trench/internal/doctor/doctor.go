@@ -66,6 +66,9 @@ type Config struct {
 	// TimeURL, when not empty, is an HTTPS URL whose Date header the clock
 	// is compared with (serve's ACME directory when there is one).
 	TimeURL string
+	// FullCheck runs SQLite's full integrity check (every index matched
+	// against its table) instead of its quick check.
+	FullCheck bool
 }
 
 // Thresholds of the checks.
@@ -92,7 +95,7 @@ func Run(ctx context.Context, c Config) []Result {
 	}
 	var in *db.Inspection
 	if _, err := os.Stat(c.DB); err == nil {
-		i, err := db.Inspect(ctx, c.DB)
+		i, err := db.Inspect(ctx, c.DB, c.FullCheck)
 		if err == nil {
 			in = &i
 		} else {
@@ -232,7 +235,7 @@ func checkIntegrity(path string, in *db.Inspection) Result {
 	case in.Integrity != nil:
 		return Result{"integrity", Fail, fmt.Sprintf("%s: %v; stop the server and restore the last good backup (trench restore, or a copy from trench backup)", path, in.Integrity)}
 	}
-	return Result{"integrity", OK, "SQLite's integrity check: ok"}
+	return Result{"integrity", OK, "SQLite's " + map[bool]string{false: "quick", true: "integrity"}[in.Full] + " check: ok"}
 }
 
 func checkSchema(in *db.Inspection) Result {
