@@ -35,6 +35,7 @@ func wantFiguresAgree(t *testing.T, store *db.DB, when string) {
 		{"players", `SELECT (SELECT n FROM counters WHERE name = 'players') - COUNT(*) FROM users
 			WHERE deleted_at IS NULL AND computer_level IS NULL`},
 		{"games in progress", `SELECT (SELECT n FROM counters WHERE name = 'active_games') - COUNT(*) FROM games WHERE status = 'active'`},
+		{"accounts", `SELECT (SELECT n FROM counters WHERE name = 'users') - COUNT(*) FROM users`},
 	}
 	for _, c := range checks {
 		var n int

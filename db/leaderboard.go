@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,15 +56,64 @@ func (c LeaderCounts) Lines() int { return c.Established + c.Provisional }
 // counts it.
 func leaderSince(now time.Time) int64 { return unix(now) - LeaderboardDays*86400 }
 
+// activeRatedCache remembers, per game, how many players have a rated
+// game in the last LeaderboardDays days: the count read at a moment holds
+// from that moment until the oldest of those games is LeaderboardDays
+// old, while no rating changes (writeLog.ratingGen).
+type activeRatedCache struct {
+	mu    sync.Mutex
+	games map[string]activeRated
+}
+
+// activeRated is one game's count: n players, under generation gen, for
+// the moments from from to until (unix seconds).
+type activeRated struct {
+	gen         uint64
+	from, until int64
+	n           int
+}
+
+// activeRatedPlayers returns how many players of game have finished a
+// rated game in the last LeaderboardDays days at now: counted along
+// ratings_game once, then remembered while it holds.
+func (db *DB) activeRatedPlayers(ctx context.Context, game string, now time.Time) (int, error) {
+	gen, at := db.log.ratingGen.Load(), unix(now)
+	c := &db.activeRated
+	c.mu.Lock()
+	a, ok := c.games[game]
+	c.mu.Unlock()
+	if ok && a.gen == gen && a.from <= at && at <= a.until {
+		return a.n, nil
+	}
+	var oldest sql.NullInt64
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), MIN(updated_at) FROM ratings WHERE game = ? AND updated_at >= ?`,
+		game, leaderSince(now)).Scan(&a.n, &oldest); err != nil {
+		return 0, fmt.Errorf("db: leaderboard: %w", err)
+	}
+	a.gen, a.from, a.until = gen, at, at
+	if oldest.Valid {
+		a.until = oldest.Int64 + LeaderboardDays*86400
+	}
+	c.mu.Lock()
+	if c.games == nil {
+		c.games = map[string]activeRated{}
+	}
+	c.games[game] = a
+	c.mu.Unlock()
+	return a.n, nil
+}
+
 // leaderCounts counts game's listed players at now: the established in
 // the range of ratings_listed, the provisional as the active ones (a
 // rated game in the last LeaderboardDays days) that are not.
 func (db *DB) leaderCounts(ctx context.Context, game string, now time.Time) (LeaderCounts, error) {
 	var c LeaderCounts
-	var active int
-	if err := db.read.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM ratings WHERE game = ?1 AND listed_until >= ?2),
-		(SELECT COUNT(*) FROM ratings WHERE game = ?1 AND updated_at >= ?3)`, game, unix(now), leaderSince(now)).Scan(&c.Established, &active); err != nil {
+	active, err := db.activeRatedPlayers(ctx, game, now)
+	if err != nil {
+		return c, err
+	}
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM ratings WHERE game = ? AND listed_until >= ?`,
+		game, unix(now)).Scan(&c.Established); err != nil {
 		return c, fmt.Errorf("db: leaderboard: %w", err)
 	}
 	c.Provisional = max(0, active-c.Established)
@@ -213,8 +263,13 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 	// there is: a range of the names' index (LIKE alone reads them all).
 	upper := prefix + "\U0010FFFF"
 	var total int
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'`,
-		prefix, upper, pattern).Scan(&total); err != nil {
+	count := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'`,
+		prefix, upper, pattern)
+	if prefix == "" {
+		// Every account: the counter the triggers keep.
+		count = db.read.QueryRowContext(ctx, `SELECT n FROM counters WHERE name = 'users'`)
+	}
+	if err := count.Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at, u.last_played)

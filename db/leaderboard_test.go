@@ -128,6 +128,16 @@ func TestLeaderboardRules(t *testing.T) {
 			}
 		}
 	}
+	// A new player's first rated game lists them at once; months later
+	// nobody is listed any more.
+	fay := users(t, store, "fay")[0]
+	playRated(t, store, fay, bob, fay, at.Add(time.Hour))
+	if _, c, err := store.Leaderboard(ctx, "trenches", now, 0, 50); err != nil || c.Provisional != 2 || c.Lines() != 5 {
+		t.Errorf("after fay's first rated game: %+v (%v), want her listed provisional too", c, err)
+	}
+	if _, c, err := store.Leaderboard(ctx, "trenches", now.AddDate(0, 0, 89), 0, 50); err != nil || c.Lines() != 0 {
+		t.Errorf("89 days later, 90 after the games: %+v (%v), want nobody", c, err)
+	}
 	// No rated game of TRENCH: an empty board.
 	if _, counts, err := store.Leaderboard(ctx, "trench", now, 0, 50); err != nil || counts.Lines() != 0 {
 		t.Errorf("TRENCH leaderboard: %+v listed, want none (%v)", counts, err)

@@ -129,14 +129,27 @@ WHEN NEW.variant != (SELECT variant FROM matches WHERE id = NEW.match_id) BEGIN
 	UPDATE games SET match_variant = (SELECT variant FROM matches WHERE id = NEW.match_id) WHERE id = NEW.id;
 END;
 -- +goose StatementEnd
+CREATE INDEX games_archive_game ON games(status, game, ended_at);
 CREATE INDEX games_archive_rules ON games(status, game, COALESCE(match_variant, variant), ended_at);
 CREATE INDEX games_archive_result ON games(status, winner, ended_at);
 
 -- The admin's figures: the players (not deleted, not computer players)
--- and the games in progress, counted by triggers.
+-- and the games in progress; the directory's count of every account.
+-- Counted by triggers.
 INSERT INTO counters (name, n) VALUES
+	('users', (SELECT COUNT(*) FROM users)),
 	('players', (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND computer_level IS NULL)),
 	('active_games', (SELECT COUNT(*) FROM games WHERE status = 'active'));
+-- +goose StatementBegin
+CREATE TRIGGER counters_account_insert AFTER INSERT ON users BEGIN
+	UPDATE counters SET n = n + 1 WHERE name = 'users';
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER counters_account_delete AFTER DELETE ON users BEGIN
+	UPDATE counters SET n = n - 1 WHERE name = 'users';
+END;
+-- +goose StatementEnd
 -- +goose StatementBegin
 CREATE TRIGGER counters_user_insert AFTER INSERT ON users WHEN NEW.deleted_at IS NULL AND NEW.computer_level IS NULL BEGIN
 	UPDATE counters SET n = n + 1 WHERE name = 'players';
@@ -178,5 +191,6 @@ ANALYZE player_records;
 ANALYZE rating_changes_chart;
 ANALYZE users_last_played;
 ANALYZE users_suspended;
+ANALYZE games_archive_game;
 ANALYZE games_archive_rules;
 ANALYZE games_archive_result;
