@@ -5,14 +5,33 @@
 -- (Glicko-2 scale 173.7178, 0.21436 rating periods a day), reaches
 -- ProvisionalRD (110), or LeaderboardDays (90) pass after its last rated
 -- game, whichever comes first. A page reads its rows in rating order and
--- counts the listed players in a range of listed_until.
-ALTER TABLE ratings ADD COLUMN listed_until INTEGER GENERATED ALWAYS AS (
-	CASE WHEN rd > 110.0 THEN 0
+-- counts the listed players in a range of listed_until. Kept by triggers
+-- in the transaction that writes the rating.
+ALTER TABLE ratings ADD COLUMN listed_until INTEGER NOT NULL DEFAULT 0;
+UPDATE ratings SET listed_until = CASE WHEN rd > 110.0 THEN 0
 		WHEN volatility <= 0 THEN updated_at + 7776000
 		ELSE updated_at + MIN(7776000, CAST((12100.0 - rd * rd) / (173.7178 * 173.7178 * volatility * volatility * 0.21436) * 86400 AS INTEGER))
-	END) VIRTUAL;
+	END;
+-- +goose StatementBegin
+CREATE TRIGGER ratings_listed_insert AFTER INSERT ON ratings BEGIN
+	UPDATE ratings SET listed_until = CASE WHEN NEW.rd > 110.0 THEN 0
+		WHEN NEW.volatility <= 0 THEN NEW.updated_at + 7776000
+		ELSE NEW.updated_at + MIN(7776000, CAST((12100.0 - NEW.rd * NEW.rd) / (173.7178 * 173.7178 * NEW.volatility * NEW.volatility * 0.21436) * 86400 AS INTEGER))
+	END
+	WHERE user_id = NEW.user_id AND game = NEW.game;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER ratings_listed_update AFTER UPDATE OF rating, rd, volatility, updated_at ON ratings BEGIN
+	UPDATE ratings SET listed_until = CASE WHEN NEW.rd > 110.0 THEN 0
+		WHEN NEW.volatility <= 0 THEN NEW.updated_at + 7776000
+		ELSE NEW.updated_at + MIN(7776000, CAST((12100.0 - NEW.rd * NEW.rd) / (173.7178 * 173.7178 * NEW.volatility * NEW.volatility * 0.21436) * 86400 AS INTEGER))
+	END
+	WHERE user_id = NEW.user_id AND game = NEW.game;
+END;
+-- +goose StatementEnd
 CREATE INDEX ratings_rank ON ratings(game, rating DESC, user_id, listed_until, updated_at);
-CREATE INDEX ratings_listed ON ratings(game, listed_until);
+CREATE INDEX ratings_listed ON ratings(game, listed_until, rating);
 
 -- A player's record per game (the profile's wins, losses and draws):
 -- the finished games they played that were not aborted (ended by an
