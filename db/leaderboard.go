@@ -263,11 +263,13 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 	// there is: a range of the names' index (LIKE alone reads them all).
 	upper := prefix + "\U0010FFFF"
 	var total int
-	count := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'`,
-		prefix, upper, pattern)
+	var count *sql.Row
 	if prefix == "" {
 		// Every account: the counter the triggers keep.
 		count = db.read.QueryRowContext(ctx, `SELECT n FROM counters WHERE name = 'users'`)
+	} else {
+		count = db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'`,
+			prefix, upper, pattern)
 	}
 	if err := count.Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)

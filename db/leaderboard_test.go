@@ -192,3 +192,18 @@ func TestPlayersDirectory(t *testing.T) {
 		t.Errorf("prefix zz: %d players", total)
 	}
 }
+
+// TestDirectoryOfEveryoneKeepsNoConnection: the directory without a
+// search, asked for many times, answers every time (each call gives back
+// the read connections it took).
+func TestDirectoryOfEveryoneKeepsNoConnection(t *testing.T) {
+	store, _ := open(t)
+	users(t, store, "ann", "bob")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for i := 0; i < 100; i++ {
+		if _, total, err := store.Players(ctx, "", t0, 0, 50); err != nil || total != 5 {
+			t.Fatalf("call %d: %d players, %v", i+1, total, err)
+		}
+	}
+}
