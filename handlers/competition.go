@@ -129,14 +129,12 @@ func (h *competitionHandler) leaderboard(c echo.Context) error {
 }
 
 // whyUnlisted says in words, in the language of ctx, why user is not on
-// game's leaderboard.
+// game's leaderboard: no rated game of it, or none lately (a provisional
+// rating of an active player is listed).
 func (h *competitionHandler) whyUnlisted(ctx context.Context, game string, user int64, now time.Time) string {
 	r, err := h.db.Rating(ctx, user, game, now)
-	switch {
-	case err != nil || r.Games == 0:
+	if err != nil || r.Games == 0 {
 		return views.T(ctx, "you have not finished a rated game of it yet.")
-	case db.Provisional(r.RD):
-		return views.TN(ctx, "your rating %s is still provisional (%d rated games so far).", r.Games, ratingText(r.Rating, r.RD), r.Games)
 	}
 	return views.T(ctx, "your last rated game of it is more than %d days old.", db.LeaderboardDays)
 }

@@ -246,4 +246,15 @@ func TestLeaderboardListsProvisionalPlayers(t *testing.T) {
 	if note := clients["bob"].text("#own-rank"); note != "You are ranked 2 of 2." {
 		t.Errorf("bob's note: %q", note)
 	}
+	// A hundred days later nobody has played lately: dan, whose rating is
+	// still provisional, is told that, not that it is provisional.
+	s.Clock.Advance(100 * 24 * time.Hour)
+	dan = s.newClient(t)
+	if st := dan.SignIn("dan", "correct horse"); st != http.StatusOK {
+		t.Fatalf("dan signs in again: %d", st)
+	}
+	dan.Get("/leaderboard/trenches")
+	if note := dan.text("#own-rank"); !strings.Contains(note, "more than 90 days old") {
+		t.Errorf("dan, 100 days later: %q", note)
+	}
 }
