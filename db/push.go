@@ -171,13 +171,17 @@ func deletePushSubscriptions(ctx context.Context, tx *Tx, userID int64) error {
 }
 
 // PushDelivery is a push notice being handed to a device's push service:
-// the device, the game and the turn (the ply it began at), and how many
-// times it was tried, this one included.
+// the device, what the notice is about (its kind and subject, and for
+// NoticeMove the turn: the ply it began at), and how many times it was
+// tried, this one included.
 type PushDelivery struct {
 	ID       int64
 	Sub      PushSubscription
 	Language string // the player's language ("" for none chosen)
-	GameID   int64
+	Kind     NoticeKind
+	// Subject is the game's id (NoticeMove, NoticeEnd, NoticeRound), the
+	// challenge's (NoticeChallenge) or the message's (NoticeMessage).
+	Subject  int64
 	TurnPly  int
 	Attempts int
 }
@@ -203,14 +207,14 @@ func (db *DB) ClaimPushDeliveries(ctx context.Context, now time.Time, limit int)
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, `UPDATE push_deliveries SET sending = 1, attempts = attempts + 1
 		WHERE id IN (SELECT id FROM push_deliveries WHERE sending = 0 AND next_at <= ? ORDER BY next_at, id LIMIT ?)
-		RETURNING id, subscription_id, game_id, turn_ply, attempts`, unix(now), limit)
+		RETURNING id, subscription_id, kind, subject, turn_ply, attempts`, unix(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("db: claim push deliveries: %w", err)
 	}
 	var ds []PushDelivery
 	for rows.Next() {
 		var d PushDelivery
-		if err := rows.Scan(&d.ID, &d.Sub.ID, &d.GameID, &d.TurnPly, &d.Attempts); err != nil {
+		if err := rows.Scan(&d.ID, &d.Sub.ID, &d.Kind, &d.Subject, &d.TurnPly, &d.Attempts); err != nil {
 			rows.Close()
 			return nil, err
 		}

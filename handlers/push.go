@@ -30,8 +30,11 @@ import (
 // Push notifications (the Push API: RFC 8030 delivery, VAPID RFC 8292,
 // payload encryption RFC 8291 through webpush-go). A notice is due when
 // the turn in a game passes to a player with a device that asked for
-// "your move" (db.DueMoveNotices on db.ChannelPush); claiming it queues
-// one delivery per device in the same transaction, and each delivery is
+// "your move" (db.DueMoveNotices on db.ChannelPush), and when a game of
+// theirs ends, a challenge is addressed to them, a message is sent to
+// them or a tournament round gives them a new game, for the devices that
+// asked for that kind (db.ClaimPushEvents); claiming it queues one
+// delivery per device in the same transaction, and each delivery is
 // marked as being sent before it is handed over, so that nothing is sent
 // twice, even across a restart.
 const (
@@ -48,6 +51,9 @@ const (
 	// pushMaxTTL is the longest a push service keeps a notice for a
 	// device that is offline (a game without a deadline): four weeks.
 	pushMaxTTL = 28 * 24 * time.Hour
+	// pushMaxMessage is the most characters of a message a notice
+	// carries.
+	pushMaxMessage = 200
 	// pushMaxPayload is the largest payload sent, in bytes, well under
 	// RFC 8291's 3,993 bytes of plaintext in a 4,096-byte record.
 	pushMaxPayload = 3 * 1024
@@ -56,10 +62,12 @@ const (
 // PushPayload is what a push notification carries to the service worker
 // (JSON): only what the player may see on the game's page.
 type PushPayload struct {
-	Title string `json:"title"` // "Your move against ann: TRENCH"
-	Body  string `json:"body"`  // "2 days left"
-	URL   string `json:"url"`   // the game's page, a path on the server ("/games/12")
-	Tag   string `json:"tag"`   // one per game: a newer notice replaces an older one
+	Title string `json:"title"` // "Your move against ann: TRENCH", "Game over against ann: TRENCH", …
+	Body  string `json:"body"`  // "2 days left", the result, the message, …
+	URL   string `json:"url"`   // the page to open, a path on the server ("/games/12")
+	// Tag is one per game ("game-12"; "message-12" for its messages,
+	// "challenge-7" for a challenge): a newer notice replaces an older one.
+	Tag string `json:"tag"`
 }
 
 // pusher sends the push notifications.
@@ -227,6 +235,9 @@ func (p *pusher) pass(ctx context.Context, wg *sync.WaitGroup) (int, error) {
 			return 0, err
 		}
 	}
+	if _, err := p.db.ClaimPushEvents(ctx, now); err != nil {
+		return 0, err
+	}
 	started := 0
 	for {
 		free := cap(p.slots) - len(p.slots)
@@ -279,22 +290,100 @@ func (a *App) StartPush(ctx context.Context) {
 	go a.push.run(ctx)
 }
 
-// payload is the notice of delivery d for game g at now, in the player's
-// language, and how long it is worth keeping (the time left to move).
-func (p *pusher) payload(ctx context.Context, d db.PushDelivery, g db.Game, now time.Time) (PushPayload, time.Duration, error) {
+// compose makes delivery d's notice at now, in the player's language,
+// and says how long it is worth keeping (at most the time left to move,
+// else a day). fresh is false when what it tells no longer holds (the
+// turn passed, the challenge was answered, the message was read): it is
+// then not sent.
+func (p *pusher) compose(ctx context.Context, d db.PushDelivery, now time.Time) (pl PushPayload, ttl time.Duration, fresh bool, err error) {
 	lctx := views.WithLang(ctx, d.Language)
-	rows, err := gameRows(lctx, p.db, []db.Game{g}, d.Sub.UserID, d.Sub.UserID, now)
-	if err != nil {
-		return PushPayload{}, 0, err
+	uid := d.Sub.UserID
+	// row is game id's row as uid sees it at now (the game only when
+	// ok says it is still as the notice found it).
+	row := func(id int64, ok func(db.Game) bool) (views.GameRow, db.Game, bool, error) {
+		g, err := p.db.Game(ctx, id)
+		if db.KindOf(err) == db.KindNotFound {
+			return views.GameRow{}, g, false, nil
+		}
+		if err != nil || !ok(g) {
+			return views.GameRow{}, g, false, err
+		}
+		rows, err := gameRows(lctx, p.db, []db.Game{g}, uid, uid, now)
+		if err != nil {
+			return views.GameRow{}, g, false, err
+		}
+		return rows[0], g, true, nil
 	}
-	r := rows[0]
-	pl := PushPayload{Title: views.T(lctx, "Your move against %s: %s", r.Opponent, r.Title), Body: r.Clock,
-		URL: r.Href, Tag: "game-" + strconv.FormatInt(g.ID, 10)}
-	ttl := pushMaxTTL
-	if !g.Deadline.IsZero() {
-		ttl = min(ttl, g.Deadline.Sub(now))
+	gameTag := func(id int64) string { return "game-" + strconv.FormatInt(id, 10) }
+	untilDeadline := func(g db.Game) time.Duration {
+		if g.Deadline.IsZero() {
+			return pushMaxTTL
+		}
+		return min(pushMaxTTL, g.Deadline.Sub(now))
 	}
-	return pl, max(ttl, 0), nil
+	switch d.Kind {
+	case db.NoticeEnd:
+		r, _, ok, err := row(d.Subject, db.Game.Finished)
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		return PushPayload{Title: views.T(lctx, "Game over against %s: %s", r.Opponent, r.Title), Body: r.Status,
+			URL: r.Href, Tag: gameTag(d.Subject)}, db.NoticeWindow, true, nil
+	case db.NoticeChallenge:
+		c, err := p.db.Challenge(ctx, d.Subject)
+		if db.KindOf(err) == db.KindNotFound || (err == nil && (c.Status != "open" || c.Opponent.ID != uid)) {
+			return pl, 0, false, nil
+		}
+		if err != nil {
+			return pl, 0, false, err
+		}
+		r := challengeRow(lctx, c, uid)
+		return PushPayload{Title: views.T(lctx, "%s challenges you: %s", c.Creator.Name, r.Game),
+			Body: r.Variant + " · " + r.Time, URL: "/#open-challenges",
+			Tag: "challenge-" + strconv.FormatInt(c.ID, 10)}, db.NoticeWindow, true, nil
+	case db.NoticeMessage:
+		m, err := p.db.PushMessage(ctx, d.Subject)
+		if db.KindOf(err) == db.KindNotFound || (err == nil && (!m.Unread || m.ToID != uid)) {
+			return pl, 0, false, nil
+		}
+		if err != nil {
+			return pl, 0, false, err
+		}
+		r, _, ok, err := row(m.GameID, func(db.Game) bool { return true })
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		body := m.Body
+		if rs := []rune(body); len(rs) > pushMaxMessage {
+			body = string(rs[:pushMaxMessage-1]) + "…"
+		}
+		return PushPayload{Title: views.T(lctx, "Message from %s: %s", m.From.Name, r.Title), Body: body,
+			URL: r.Href, Tag: "message-" + strconv.FormatInt(m.GameID, 10)}, db.NoticeWindow, true, nil
+	case db.NoticeRound:
+		_, name, round, inTournament, err := p.db.GameRound(ctx, d.Subject)
+		if !inTournament || err != nil {
+			return pl, 0, false, err
+		}
+		r, g, ok, err := row(d.Subject, func(g db.Game) bool { return !g.Finished() })
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		body := r.Status
+		if r.Clock != "" {
+			body += " · " + r.Clock
+		}
+		return PushPayload{Title: views.T(lctx, "%s, round %d: your game against %s", name, round, r.Opponent),
+			Body: body, URL: r.Href, Tag: gameTag(g.ID)}, untilDeadline(g), true, nil
+	default: // db.NoticeMove
+		r, g, ok, err := row(d.Subject, func(g db.Game) bool {
+			return !g.Finished() && g.ToMove.Valid() && g.Side[g.ToMove].ID == uid && g.TurnPly == d.TurnPly
+		})
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		return PushPayload{Title: views.T(lctx, "Your move against %s: %s", r.Opponent, r.Title), Body: r.Clock,
+			URL: r.Href, Tag: gameTag(g.ID)}, untilDeadline(g), true, nil
+	}
 }
 
 // deliver hands delivery d to its push service and records the outcome.
@@ -319,7 +408,7 @@ func (p *pusher) deliver(ctx context.Context, d db.PushDelivery) {
 		p.metrics.pushed("failed", reason, 1)
 	}
 	if outcome != db.PushSent && outcome != db.PushRetry {
-		p.log.Info("push: notice not delivered", "device", d.Sub.ID, "game", d.GameID, "reason", reason) // not shown
+		p.log.Info("push: notice not delivered", "device", d.Sub.ID, "kind", d.Kind, "subject", d.Subject, "reason", reason) // not shown
 	}
 	if err := p.db.FinishPushDelivery(ctx, d, outcome, now, retryAt); err != nil && ctx.Err() == nil {
 		p.log.Error("push: record delivery", "err", err)
@@ -330,19 +419,12 @@ func (p *pusher) deliver(ctx context.Context, d db.PushDelivery) {
 // outcome, the reason (a metrics label) and, for db.PushRetry, when to
 // try again.
 func (p *pusher) send(ctx context.Context, d db.PushDelivery, now time.Time) (db.PushOutcome, string, time.Time) {
-	g, err := p.db.Game(ctx, d.GameID)
+	pl, ttl, fresh, err := p.compose(ctx, d, now)
 	if err != nil {
+		p.log.Error("push: compose", "kind", d.Kind, "subject", d.Subject, "err", err)
 		return db.PushDropped, "error", time.Time{}
 	}
-	if g.Finished() || !g.ToMove.Valid() || g.Side[g.ToMove].ID != d.Sub.UserID || g.TurnPly != d.TurnPly {
-		return db.PushDropped, "stale", time.Time{}
-	}
-	pl, ttl, err := p.payload(ctx, d, g, now)
-	if err != nil {
-		p.log.Error("push: compose", "game", g.ID, "err", err)
-		return db.PushDropped, "error", time.Time{}
-	}
-	if ttl <= 0 {
+	if !fresh || ttl <= 0 {
 		return db.PushDropped, "stale", time.Time{}
 	}
 	body, err := json.Marshal(pl)
@@ -504,6 +586,44 @@ func (h *pushHandler) unsubscribe(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?push=removed#push")
+}
+
+// setWants saves the kinds of notice one of the player's devices is sent
+// (POST /settings/push/:id/wants, a check box "wants" per kind; none
+// checked sends it nothing until some are).
+func (h *pushHandler) setWants(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return echo.ErrNotFound
+	}
+	f, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	if err := h.db.SetPushWants(c.Request().Context(), currentViewer(c).ID, id, f["wants"]); db.KindOf(err) == db.KindInvalid {
+		status, msg := statusOf(c, err)
+		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), PushError: msg})
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/settings?push=wants#push")
+}
+
+// pushWantLabel names kind k of notice in the language of ctx.
+func pushWantLabel(ctx context.Context, k string) string {
+	switch db.NoticeKind(k) {
+	case db.NoticeMove:
+		return views.T(ctx, "Your move")
+	case db.NoticeEnd:
+		return views.T(ctx, "Game over")
+	case db.NoticeChallenge:
+		return views.T(ctx, "Challenges to you")
+	case db.NoticeMessage:
+		return views.T(ctx, "Messages")
+	case db.NoticeRound:
+		return views.T(ctx, "Tournament rounds")
+	}
+	return k
 }
 
 // serviceWorker serves /sw.js at the root, so that its scope is the

@@ -69,6 +69,7 @@ func (a *App) routes(e *echo.Echo) error {
 	site.POST("/settings/push", push.subscribe, requireUser)
 	site.GET("/offline", offline)
 	site.POST("/settings/push/:id/delete", push.unsubscribe, requireUser)
+	site.POST("/settings/push/:id/wants", push.setWants, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
 	account := &accountHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now,
