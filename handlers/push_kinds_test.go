@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/handlers"
 )
 
 // noticesTo returns the notices in got to device, by title.
@@ -185,4 +186,12 @@ func TestPushEveryKindOfNoticeToTheDevicesThatWantIt(t *testing.T) {
 			t.Errorf("round: %v, want one notice of round 1 to alice and one to bob's first device: %+v", rounds, got)
 		}
 	})
+
+	// Nothing told is told again after a restart.
+	s.Stop()
+	s2 := startServerWith(t, s.Path, s.Clock, func(cfg *handlers.Config, _ string) { cfg.PushAllowLoopback = true })
+	sendPush(t, s2)
+	if got := ps.Got(); len(got) != 0 {
+		t.Errorf("after a restart: %+v, want nothing told again", got)
+	}
 }
