@@ -94,3 +94,58 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 		t.Fatalf("the notifications shown: %q, want %q", got, want)
 	}
 }
+
+// TestBrowserPushOfferOnTheDashboard: in Chromium the dashboard of a
+// player with a game waiting shows "Notify me on this device" without
+// asking for permission on load; pressing it asks (here the browser
+// refuses, and the offer says so); "No, thanks" hides it for good, and
+// only forgetting the site's storage brings it back.
+func TestBrowserPushOfferOnTheDashboard(t *testing.T) {
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	browserGame(t, s, b)
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `window.__asked = 0;
+			if (window.Notification) {
+				const ask = Notification.requestPermission.bind(Notification);
+				Notification.requestPermission = function () { window.__asked++; return ask(); };
+			}`}); err != nil {
+		t.Fatal(err)
+	}
+	permission := func(s browser.PermissionSetting) {
+		t.Helper()
+		if _, err := chromedp.CallBrowser(b.ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: s, Origin: b.srv.URL}); err != nil {
+			t.Fatalf("set the notifications' permission: %v", err)
+		}
+	}
+	b.open("/")
+	b.waitUntil(10*time.Second, "the dashboard offers notifications", `!document.querySelector('#push-offer').hidden`)
+	if !b.eval(`window.__asked === 0`) {
+		t.Fatal("the dashboard asked for permission on load")
+	}
+	permission(browser.PermissionSettingDenied)
+	b.do("press Notify me", chromedp.Click(chromedp.CSS(`#push-offer-enable`)))
+	b.waitUntil(10*time.Second, "the offer says notifications are not allowed",
+		`document.querySelector('#push-offer-status').textContent.startsWith('Notifications are not allowed')`)
+	if !b.eval(`window.__asked === 1`) {
+		t.Error("pressing the button did not ask for permission once")
+	}
+	permission(browser.PermissionSettingGranted)
+	b.do("press No, thanks", chromedp.Click(chromedp.CSS(`#push-offer-dismiss`)))
+	if !b.eval(`document.querySelector('#push-offer').hidden`) {
+		t.Fatal("\"No, thanks\" does not hide the offer")
+	}
+	b.open("/")
+	if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.ready.then(r => r.pushManager.getSubscription()).then(() => true)`,
+		chromedp.EvalAwaitPromise)); err != nil || !ok {
+		t.Fatalf("the service worker is not ready (%v)", err)
+	}
+	time.Sleep(300 * time.Millisecond) // past the moment the offer would show
+	if !b.eval(`document.querySelector('#push-offer') !== null && document.querySelector('#push-offer').hidden`) {
+		t.Fatal("after \"No, thanks\" the offer shows again on the next visit")
+	}
+	b.eval(`(localStorage.clear(), true)`)
+	b.open("/")
+	b.waitUntil(10*time.Second, "with the site's storage forgotten the offer shows again", `!document.querySelector('#push-offer').hidden`)
+}
