@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,4 +149,65 @@ func TestBrowserPushOfferOnTheDashboard(t *testing.T) {
 	b.eval(`(localStorage.clear(), true)`)
 	b.open("/")
 	b.waitUntil(10*time.Second, "with the site's storage forgotten the offer shows again", `!document.querySelector('#push-offer').hidden`)
+}
+
+// TestBrowserOfflineShowsTheLastDashboardMarkedAsOfItsTime: in Chromium,
+// once the server cannot be reached, the dashboard's address shows the
+// offline page with the dashboard the player last saw, marked with the
+// time it was seen and not clickable, and a game's address shows the
+// same offline page, never the game as it was.
+func TestBrowserOfflineShowsTheLastDashboardMarkedAsOfItsTime(t *testing.T) {
+	s := startServer(t, "", nil)
+	b := newTab(t, s, true)
+	_, id := browserGame(t, s, b)
+	game := fmt.Sprintf("/games/%d", id)
+	b.open("/")
+	if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.ready.then(() => true)`, chromedp.EvalAwaitPromise)); err != nil || !ok {
+		t.Fatalf("the service worker is not ready (%v)", err)
+	}
+	b.open(game) // a game page seen: it is never shown offline
+	b.open("/")  // through the worker now: it keeps this dashboard
+	kept := func(want bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			got, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`caches.match('/offline/dashboard').then(r => !!r)`, chromedp.EvalAwaitPromise))
+			if err == nil && got == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the worker keeps a dashboard: %v, want %v (%v)", got, want, err)
+			}
+		}
+	}
+	kept(true)
+	// Signing out forgets it: the next person at this browser sees none.
+	b.clickAndLoad(`form[action="/signout"] button`)
+	kept(false)
+	b.open("/signin")
+	b.within(10*time.Second, "sign in again",
+		chromedp.SendKeys(chromedp.CSS(`form input[name="name"]`), "carol"),
+		chromedp.SendKeys(chromedp.CSS(`form input[name="password"]`), "correct horse"))
+	b.clickAndLoad(`main form button[type="submit"]`)
+	b.open("/")
+	kept(true)
+	s.Stop() // the server is gone: as good as offline
+	for _, path := range []string{"/", game} {
+		b.open(path)
+		if got := b.text("h1"); got != "You are offline" {
+			t.Fatalf("%s offline: the page says %q, want the offline page", path, got)
+		}
+		b.waitUntil(10*time.Second, path+": the offline page shows the last dashboard", `!document.querySelector('#offline-dashboard').hidden`)
+		if n := b.count(fmt.Sprintf(`#offline-copy a[href="%s"]`, game)); n != 1 {
+			t.Errorf("%s offline: the copy of the dashboard lists the game %d times, want once", path, n)
+		}
+		if b.count("#offline-copy form") != 0 || !b.eval(`document.querySelector('#offline-copy').inert`) {
+			t.Errorf("%s offline: the copy of the dashboard can be clicked", path)
+		}
+		if got := b.text("#offline-as-of"); !strings.HasPrefix(got, "Your games as you last saw them, at ") || strings.Contains(got, "%s") {
+			t.Errorf("%s offline: the copy is marked %q, want the time it was seen", path, got)
+		}
+		if b.count("#board") != 0 {
+			t.Errorf("%s offline: a board is shown", path)
+		}
+	}
 }
