@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/serviceworker"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/trench-games/trench/handlers"
@@ -93,6 +94,79 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 	}
 	if got != want {
 		t.Fatalf("the notifications shown: %q, want %q", got, want)
+	}
+	deliver := func() {
+		t.Helper()
+		if _, err := chromedp.Call(b.ctx, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{
+			Origin: s.URL, RegistrationID: reg, Data: string(payload)}); err != nil {
+			t.Fatalf("deliver the push message: %v", err)
+		}
+	}
+	clickNotification(t, b, s, id, deliver)
+}
+
+// clickNotification checks what a tap on game id's notification does: the
+// worker's own notificationclick listener runs, in the service worker,
+// on the notification shown. Neither the DevTools protocol nor headless
+// Chromium can tap a notification (there is no command for it, and an
+// event dispatched from a script carries no user activation, without
+// which Chromium refuses to open or focus a window), so the event is
+// dispatched in the worker and only its two effects on windows are
+// recorded there instead of performed: it focuses the window already at
+// the game's page, else opens one there, and closes the notification.
+func clickNotification(t *testing.T, b *tab, s *server, id int64, deliver func()) {
+	t.Helper()
+	targets, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sw target.ID
+	for _, ti := range targets {
+		if ti.Type == "service_worker" && strings.HasPrefix(ti.URL, s.URL+"/sw.js") {
+			sw = ti.TargetID
+		}
+	}
+	if sw == "" {
+		t.Fatal("no service worker target")
+	}
+	swCtx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(sw))
+	defer cancel()
+	tap := fmt.Sprintf(`(async () => {
+		const calls = [];
+		clients.openWindow = async (u) => { calls.push('open ' + new URL(u).pathname); return null; };
+		WindowClient.prototype.focus = async function () { calls.push('focus ' + new URL(this.url).pathname); return this; };
+		const [n] = await registration.getNotifications({ tag: 'game-%d' });
+		if (!n) return 'no notification';
+		const ev = new NotificationEvent('notificationclick', { notification: n });
+		let done;
+		const finished = new Promise((r) => { done = r; });
+		Object.defineProperty(ev, 'waitUntil', { value: (p) => { p.then(done, (e) => done(String(e))); } });
+		self.dispatchEvent(ev);
+		const err = await finished;
+		return calls.join(',') + (err ? ' ' + err : '') + ' | ' + (await registration.getNotifications()).length + ' shown';
+	})()`, id)
+	game := fmt.Sprintf("/games/%d", id)
+	for i, c := range []struct{ at, want string }{{game, "focus " + game + " | 0 shown"}, {"/settings", "open " + game + " | 0 shown"}} {
+		b.open(c.at)
+		if i > 0 {
+			deliver() // the first tap closed the notification
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+				n, err := chromedp.Run(swCtx, chromedp.Evaluate[int](`registration.getNotifications().then(ns => ns.length)`, chromedp.EvalAwaitPromise))
+				if err == nil && n == 1 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the notification delivered again is not shown (%d, %v)", n, err)
+				}
+			}
+		}
+		got, err := chromedp.Run(swCtx, chromedp.Evaluate[string](tap, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("tap in the worker: %v", err)
+		}
+		if got != c.want {
+			t.Errorf("a tap with a window at %s: %q, want %q", c.at, got, c.want)
+		}
 	}
 }
 
