@@ -336,7 +336,7 @@ func (db *DB) DueMoveNotices(ctx context.Context, ch Channel) ([]MoveNotice, err
 // ply waiting for userID: the caller then must not send it. A recorded
 // notice is never due again, so a failure after this call loses the
 // notice rather than ever sending it twice. For ChannelPush the same
-// transaction queues one delivery (see ClaimPushDeliveries) for each of
+// transaction queues one delivery (stored, see ClaimPushNotices) for each of
 // userID's devices that wants "your move". Errors: KindInvalid for an
 // unknown channel.
 func (db *DB) ClaimMoveNotice(ctx context.Context, ch Channel, userID, gameID int64, ply int, now time.Time) (bool, error) {

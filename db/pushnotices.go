@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -63,67 +64,222 @@ var dueEvents = map[NoticeKind]string{
 			WHERE g.number = 1 AND g.created_at >= ?1 AND d.created_at <= g.created_at AND ` + wantsKind(NoticeRound) + ` AND ` + notYetTold(NoticeRound, "g.id"),
 }
 
-// eventKinds are the kinds of dueEvents, in the order they are claimed.
-var eventKinds = []NoticeKind{NoticeEnd, NoticeChallenge, NoticeMessage, NoticeRound}
+// dueMoves is the query of the "your move" push notices due: user_id,
+// subject (the game), ply (the turn's first ply), for each game waiting
+// for the move of a player with a device that wants NoticeMove, in a turn
+// they were not told about.
+const dueMoves = `SELECT u.user_id AS user_id, g.id AS subject, g.turn_ply AS ply
+		FROM (SELECT DISTINCT d.user_id FROM push_subscriptions d WHERE ` + wantsMove + `) u
+		JOIN games g ON g.side0_id = u.user_id AND g.status = 'active' AND g.to_move = 0
+		WHERE NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = 'push' AND n.user_id = u.user_id AND n.kind = 'move' AND n.subject = g.id AND n.ply >= g.turn_ply)
+	UNION ALL
+	SELECT u.user_id, g.id, g.turn_ply
+		FROM (SELECT DISTINCT d.user_id FROM push_subscriptions d WHERE ` + wantsMove + `) u
+		JOIN games g ON g.side1_id = u.user_id AND g.status = 'active' AND g.to_move = 1
+		WHERE NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = 'push' AND n.user_id = u.user_id AND n.kind = 'move' AND n.subject = g.id AND n.ply >= g.turn_ply)`
 
-// ClaimPushEvents records, in one transaction, the push notices due at
-// now about games that ended, challenges addressed to a player, messages
-// not yet read and tournament games that began (within NoticeWindow, each
-// for the devices that want its kind and were added before it), and
-// queues one delivery (see ClaimPushDeliveries) for each device of the
-// player that wants the kind. It returns how many notices it recorded. A
-// recorded notice is never due again, even after a restart. When nothing
-// is due it takes no write lock.
-func (db *DB) ClaimPushEvents(ctx context.Context, now time.Time) (int, error) {
+// wantsMove is wantsKind(NoticeMove), as a constant.
+const wantsMove = `',' || d.wants || ',' LIKE '%,move,%'`
+
+// noticeKinds are the kinds of notice, in the order they are claimed.
+var noticeKinds = []NoticeKind{NoticeMove, NoticeEnd, NoticeChallenge, NoticeMessage, NoticeRound}
+
+// dueQuery is the query of the push notices of kind k due: user_id,
+// subject, ply.
+func dueQuery(k NoticeKind) string {
+	if k == NoticeMove {
+		return dueMoves
+	}
+	return `SELECT user_id, subject, 0 AS ply FROM (` + dueEvents[k] + `)`
+}
+
+// PushResult is what became of a delivery handed out by ClaimPushNotices,
+// to be recorded by the next call: the outcome at At, and for PushRetry
+// when to try again.
+type PushResult struct {
+	Delivery PushDelivery
+	Outcome  PushOutcome
+	At       time.Time
+	RetryAt  time.Time
+}
+
+// ClaimPushNotices does, in one transaction (and takes no write lock when
+// there is nothing to do): it records results (see FinishPushDeliveries);
+// it records every push notice due at now (a game waiting for a player's
+// move in a turn not yet told, and within NoticeWindow a game of theirs
+// that ended, a challenge addressed to them, a message to them not yet
+// read and a tournament game that began, each for the devices that want
+// its kind and, but for "your move", were added before it), each never
+// due again, even after a restart; and it hands out at most limit
+// deliveries to try now: first those of the notices just recorded, one for
+// each device of the player that wants the kind, then stored ones due
+// again. A delivery handed out is never handed out again: one just made is
+// not stored at all (PushDelivery.ID 0; a stop before its result is
+// recorded loses the notice rather than ever sending it twice), a stored
+// one is marked as being sent. The deliveries of new notices beyond limit
+// are stored, due now, for the next calls.
+func (db *DB) ClaimPushNotices(ctx context.Context, now time.Time, results []PushResult, limit int) ([]PushDelivery, error) {
 	since := unix(now.Add(-NoticeWindow))
-	var due bool
-	var parts []string
-	for _, k := range eventKinds {
-		parts = append(parts, `EXISTS (`+dueEvents[k]+`)`)
-	}
-	if err := db.read.QueryRowContext(ctx, `SELECT `+strings.Join(parts, ` OR `), since).Scan(&due); err != nil {
-		return 0, fmt.Errorf("db: push notices due: %w", err)
-	}
-	if !due {
-		return 0, nil
+	if len(results) == 0 {
+		parts := []string{`EXISTS (SELECT 1 FROM push_deliveries WHERE sending = 0 AND next_at <= ?2)`}
+		for _, k := range noticeKinds {
+			parts = append(parts, `EXISTS (`+dueQuery(k)+`)`)
+		}
+		var due bool
+		if err := db.read.QueryRowContext(ctx, `SELECT `+strings.Join(parts, ` OR `), since, unix(now)).Scan(&due); err != nil {
+			return nil, fmt.Errorf("db: push notices due: %w", err)
+		}
+		if !due {
+			return nil, nil
+		}
 	}
 	tx, err := db.begin(ctx)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer tx.Rollback()
-	total := 0
-	for _, k := range eventKinds {
+	if err := finishPushDeliveries(ctx, tx, results); err != nil {
+		return nil, err
+	}
+	var out []PushDelivery
+	subs := map[int64][]PushSubscription{} // the devices of each player told, by user
+	lang := map[int64]string{}
+	for _, k := range noticeKinds {
 		rows, err := tx.QueryContext(ctx, `INSERT INTO notices (channel, kind, user_id, subject, ply, sent_at)
-			SELECT DISTINCT 'push', ?2, user_id, subject, 0, ?3 FROM (`+dueEvents[k]+`)
+			SELECT DISTINCT 'push', ?3, user_id, subject, ply, ?2 FROM (`+dueQuery(k)+`)
 			WHERE true ON CONFLICT (channel, user_id, kind, subject, ply) DO NOTHING
-			RETURNING user_id, subject`, since, string(k), unix(now))
+			RETURNING user_id, subject, ply`, since, unix(now), string(k))
 		if err != nil {
-			return 0, fmt.Errorf("db: record %s notices: %w", k, err)
+			return nil, fmt.Errorf("db: record %s notices: %w", k, err)
 		}
-		var told [][2]int64
+		type told struct {
+			user, subject int64
+			ply           int
+		}
+		var ts []told
 		for rows.Next() {
-			var t [2]int64
-			if err := rows.Scan(&t[0], &t[1]); err != nil {
+			var t told
+			if err := rows.Scan(&t.user, &t.subject, &t.ply); err != nil {
 				rows.Close()
-				return 0, err
+				return nil, err
 			}
-			told = append(told, t)
+			ts = append(ts, t)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return 0, fmt.Errorf("db: record %s notices: %w", k, err)
+			return nil, fmt.Errorf("db: record %s notices: %w", k, err)
 		}
-		total += len(told)
-		for _, t := range told {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, kind, subject, turn_ply, next_at)
-				SELECT d.id, ?2, ?3, 0, ?4 FROM push_subscriptions d WHERE d.user_id = ?1 AND `+wantsKind(k),
-				t[0], string(k), t[1], unix(now)); err != nil {
-				return 0, fmt.Errorf("db: queue %s notices: %w", k, err)
+		for _, t := range ts {
+			devices, ok := subs[t.user]
+			if !ok {
+				if devices, err = userPushSubscriptions(ctx, tx, t.user); err != nil {
+					return nil, err
+				}
+				subs[t.user] = devices
+				var l string
+				if err := tx.QueryRowContext(ctx, `SELECT language FROM users WHERE id = ?`, t.user).Scan(&l); err != nil {
+					return nil, fmt.Errorf("db: push notice's language: %w", err)
+				}
+				lang[t.user] = l
+			}
+			for _, d := range devices {
+				if !slices.Contains(d.Wants, string(k)) {
+					continue
+				}
+				pd := PushDelivery{Sub: d, Language: lang[t.user], Kind: k, Subject: t.subject, TurnPly: t.ply, Attempts: 1}
+				if len(out) < limit {
+					out = append(out, pd)
+					continue
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, kind, subject, turn_ply, next_at)
+					VALUES (?, ?, ?, ?, ?)`, d.ID, string(k), t.subject, t.ply, unix(now)); err != nil {
+					return nil, fmt.Errorf("db: queue push notice: %w", err)
+				}
 			}
 		}
 	}
-	return total, tx.Commit()
+	if len(out) < limit {
+		stored, err := claimStoredDeliveries(ctx, tx, now, limit-len(out))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, stored...)
+	}
+	return out, tx.Commit()
+}
+
+// userPushSubscriptions returns userID's devices in tx.
+func userPushSubscriptions(ctx context.Context, tx *Tx, userID int64) ([]PushSubscription, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+pushColumns+` FROM push_subscriptions WHERE user_id = ? ORDER BY id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("db: push subscriptions: %w", err)
+	}
+	defer rows.Close()
+	var out []PushSubscription
+	for rows.Next() {
+		s, err := scanPush(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// FinishPushDeliveries records results in one transaction: PushSent notes
+// the device's last success (and removes a stored delivery); PushGone
+// removes the device with every delivery to it; PushRetry stores the
+// delivery (or updates the stored one) due at RetryAt; PushDropped
+// removes a stored delivery.
+func (db *DB) FinishPushDeliveries(ctx context.Context, results []PushResult) error {
+	if len(results) == 0 {
+		return nil
+	}
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := finishPushDeliveries(ctx, tx, results); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func finishPushDeliveries(ctx context.Context, tx *Tx, results []PushResult) error {
+	for _, r := range results {
+		d := r.Delivery
+		var qs []string
+		var args []any
+		switch r.Outcome {
+		case PushSent:
+			qs = []string{`DELETE FROM push_deliveries WHERE id = ?1`, `UPDATE push_subscriptions SET last_success_at = MAX(last_success_at, ?3) WHERE id = ?2`}
+			args = []any{d.ID, d.Sub.ID, unix(r.At)}
+		case PushGone:
+			qs = []string{`DELETE FROM push_deliveries WHERE subscription_id = ?1`, `DELETE FROM push_subscriptions WHERE id = ?1`}
+			args = []any{d.Sub.ID}
+		case PushRetry:
+			if d.ID == 0 {
+				// Only while the device exists: a device removed meanwhile
+				// is not written back.
+				qs = []string{`INSERT INTO push_deliveries (subscription_id, kind, subject, turn_ply, attempts, next_at)
+					SELECT id, ?2, ?3, ?4, ?5, ?6 FROM push_subscriptions WHERE id = ?1`}
+				args = []any{d.Sub.ID, string(d.Kind), d.Subject, d.TurnPly, d.Attempts, unix(r.RetryAt)}
+			} else {
+				qs = []string{`UPDATE push_deliveries SET sending = 0, next_at = ?2 WHERE id = ?1`}
+				args = []any{d.ID, unix(r.RetryAt)}
+			}
+		default:
+			qs = []string{`DELETE FROM push_deliveries WHERE id = ?1`}
+			args = []any{d.ID}
+		}
+		for _, q := range qs {
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				return fmt.Errorf("db: finish push delivery: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // SetPushWants sets the kinds of notice userID's device id is sent.

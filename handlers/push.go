@@ -30,13 +30,14 @@ import (
 // Push notifications (the Push API: RFC 8030 delivery, VAPID RFC 8292,
 // payload encryption RFC 8291 through webpush-go). A notice is due when
 // the turn in a game passes to a player with a device that asked for
-// "your move" (db.DueMoveNotices on db.ChannelPush), and when a game of
-// theirs ends, a challenge is addressed to them, a message is sent to
-// them or a tournament round gives them a new game, for the devices that
-// asked for that kind (db.ClaimPushEvents); claiming it queues one
-// delivery per device in the same transaction, and each delivery is
-// marked as being sent before it is handed over, so that nothing is sent
-// twice, even across a restart.
+// "your move", and when a game of theirs ends, a challenge is addressed
+// to them, a message is sent to them or a tournament round gives them a
+// new game, for the devices that asked for that kind. One write
+// (db.ClaimPushNotices) records the results of the requests finished
+// since the last, the notices due (each never due again, even across a
+// restart) and hands out their deliveries, one per device; a delivery
+// whose result is not yet recorded when the server stops is lost, never
+// sent twice.
 const (
 	// pushTimeout bounds one request to a push service.
 	pushTimeout = 10 * time.Second
@@ -45,6 +46,9 @@ const (
 	// pushPoll is how often the sender looks for due notices when no
 	// commit woke it.
 	pushPoll = 30 * time.Second
+	// pushFlush is the longest the results of finished requests wait to
+	// be recorded when no commit wakes the sender first.
+	pushFlush = time.Second
 	// pushMaxAttempts is how often a delivery is tried before it is
 	// dropped.
 	pushMaxAttempts = 8
@@ -84,6 +88,10 @@ type pusher struct {
 
 	wake  chan struct{}
 	slots chan struct{} // one per request in flight
+	// results are the outcomes of the finished requests, recorded by the
+	// next pass, in its one write.
+	mu      sync.Mutex
+	results []db.PushResult
 	// starved is set when a pass stopped for want of a free slot: the
 	// next request to finish then wakes the sender.
 	starved atomic.Bool
@@ -205,6 +213,9 @@ func (p *pusher) run(ctx context.Context) {
 		}
 		p.metrics.job("push", err)
 		wait := pushPoll
+		if p.pending() {
+			wait = pushFlush
+		}
 		if next, err := p.db.NextPushDelivery(ctx); err == nil && !next.IsZero() {
 			if d := next.Sub(p.now()); d < wait {
 				wait = max(d, time.Second)
@@ -220,67 +231,89 @@ func (p *pusher) run(ctx context.Context) {
 	}
 }
 
-// pass claims the push notices due now and starts sending the deliveries
-// due, at most pushParallel at once. With wg nil it returns without
-// waiting for the requests; otherwise each request is added to wg. It
-// returns how many deliveries it started.
+// pass records the results of the requests finished since the last one,
+// claims the push notices due now and starts sending the deliveries due,
+// at most pushParallel at once, all with one write to the database. With
+// wg nil it returns without waiting for the requests; otherwise each
+// request is added to wg. It returns how many deliveries it started.
 func (p *pusher) pass(ctx context.Context, wg *sync.WaitGroup) (int, error) {
 	now := p.now()
-	notices, err := p.db.DueMoveNotices(ctx, db.ChannelPush)
+	results := p.takeResults()
+	free := cap(p.slots) - len(p.slots)
+	ds, err := p.db.ClaimPushNotices(ctx, now, results, free)
 	if err != nil {
+		p.putBack(results)
 		return 0, err
 	}
-	for _, n := range notices {
-		if _, err := p.db.ClaimMoveNotice(ctx, db.ChannelPush, n.To.UserID, n.Game.ID, n.Game.Ply, now); err != nil {
-			return 0, err
-		}
+	if len(ds) >= free {
+		p.starved.Store(true) // more may be due: the next request to finish wakes the sender
 	}
-	if _, err := p.db.ClaimPushEvents(ctx, now); err != nil {
-		return 0, err
-	}
-	started := 0
-	for {
-		free := cap(p.slots) - len(p.slots)
-		if free == 0 {
-			p.starved.Store(true)
-			return started, nil
+	for _, d := range ds {
+		p.slots <- struct{}{}
+		if wg != nil {
+			wg.Add(1)
 		}
-		ds, err := p.db.ClaimPushDeliveries(ctx, now, free)
-		if err != nil {
-			return started, err
-		}
-		for _, d := range ds {
-			p.slots <- struct{}{}
-			started++
-			if wg != nil {
-				wg.Add(1)
-			}
-			go func() {
-				defer func() {
-					<-p.slots
-					if wg != nil {
-						wg.Done()
-					}
-					if p.starved.Swap(false) {
-						p.kick()
-					}
-				}()
-				p.deliver(ctx, d)
+		go func() {
+			defer func() {
+				<-p.slots
+				if wg != nil {
+					wg.Done()
+				}
+				if p.starved.Swap(false) {
+					p.kick()
+				}
 			}()
-		}
-		if len(ds) < free {
-			return started, nil
-		}
+			p.deliver(ctx, d)
+		}()
 	}
+	return len(ds), nil
 }
 
-// SendPushNotices sends the push notifications due now and waits for
-// every request it made; it returns how many deliveries it tried.
+// takeResults returns the results of the requests finished since the
+// last call and forgets them.
+func (p *pusher) takeResults() []db.PushResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rs := p.results
+	p.results = nil
+	return rs
+}
+
+// putBack keeps results that could not be recorded for the next try.
+func (p *pusher) putBack(rs []db.PushResult) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.results = append(rs, p.results...)
+}
+
+// pending reports whether results wait to be recorded.
+func (p *pusher) pending() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.results) > 0
+}
+
+// flush records the results of the finished requests.
+func (p *pusher) flush(ctx context.Context) error {
+	rs := p.takeResults()
+	if err := p.db.FinishPushDeliveries(ctx, rs); err != nil {
+		p.putBack(rs)
+		return err
+	}
+	return nil
+}
+
+// SendPushNotices sends the push notifications due now, waits for every
+// request it made and records their results; it returns how many
+// deliveries it tried.
 func (a *App) SendPushNotices(ctx context.Context) (int, error) {
 	var wg sync.WaitGroup
 	n, err := a.push.pass(ctx, &wg)
 	wg.Wait()
-	return n, err
+	if err != nil {
+		return n, err
+	}
+	return n, a.push.flush(ctx)
 }
 
 // StartPush starts sending push notifications in the background until
@@ -410,9 +443,10 @@ func (p *pusher) deliver(ctx context.Context, d db.PushDelivery) {
 	if outcome != db.PushSent && outcome != db.PushRetry {
 		p.log.Info("push: notice not delivered", "device", d.Sub.ID, "kind", d.Kind, "subject", d.Subject, "reason", reason) // not shown
 	}
-	if err := p.db.FinishPushDelivery(ctx, d, outcome, now, retryAt); err != nil && ctx.Err() == nil {
-		p.log.Error("push: record delivery", "err", err)
-	}
+	// Recorded by the next pass (or flush), with the others.
+	p.mu.Lock()
+	p.results = append(p.results, db.PushResult{Delivery: d, Outcome: outcome, At: now, RetryAt: retryAt})
+	p.mu.Unlock()
 }
 
 // send makes and sends d's notice and says what became of it: the

@@ -195,3 +195,78 @@ func TestPushEveryKindOfNoticeToTheDevicesThatWantIt(t *testing.T) {
 		t.Errorf("after a restart: %+v, want nothing told again", got)
 	}
 }
+
+// TestPushOneWriteForManyNotices: the sender records the notices due,
+// hands out their deliveries and records what became of them with one
+// write to the database for all of them (and one more to record the
+// results when nothing else wakes it), not three small writes a notice:
+// each write holds the lock that moves wait for.
+func TestPushOneWriteForManyNotices(t *testing.T) {
+	ps := startPushService(t)
+	s := startPushServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	c := s.newClient(t)
+	c.SignUp("carol")
+	ps.learnKey(a)
+	challenge(t, a, b, "trench", "single", "0") // alice moves first in both
+	challenge(t, a, c, "trench", "single", "0")
+	ps.Device("alice-phone").subscribe(t, a)
+	ps.Device("alice-laptop").subscribe(t, a)
+	// measure runs the sender once and returns how many writes it made
+	// (other jobs of the server may write meanwhile: the least of two
+	// rounds is taken).
+	measure := func() int64 {
+		before := s.DB.WriteTransactions()
+		sendPush(t, s)
+		return s.DB.WriteTransactions() - before
+	}
+	writes := measure()
+	if got := countBy(ps.Got()); got["alice-phone"] != 2 || got["alice-laptop"] != 2 {
+		t.Fatalf("notices %v, want two (one a game) to each of alice's devices", got)
+	}
+	// A second round: bob and carol, two devices each, are told of
+	// alice's moves.
+	ps.Device("bob-phone").subscribe(t, b)
+	ps.Device("bob-laptop").subscribe(t, b)
+	ps.Device("carol-phone").subscribe(t, c)
+	ps.Device("carol-laptop").subscribe(t, c)
+	for _, id := range gamesOf(t, s, "alice") {
+		clickMove(t, a, id, func(int) int { return 0 })
+	}
+	writes = min(writes, measure())
+	if got := countBy(ps.Got()); len(got) != 4 || got["bob-phone"] != 1 || got["carol-laptop"] != 1 {
+		t.Fatalf("notices %v, want one to each of bob's and carol's devices", got)
+	}
+	if writes > 2 {
+		t.Errorf("4 notices took %d write transactions, want at most 2 (claim, results)", writes)
+	}
+	before := s.DB.WriteTransactions()
+	sendPush(t, s)
+	if n := s.DB.WriteTransactions() - before; n != 0 {
+		t.Errorf("with nothing due the sender wrote %d times, want 0", n)
+	}
+	// The results were recorded: the devices were last notified now.
+	subs, err := s.DB.PushSubscriptions(context.Background(), mustUser(t, s, "alice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range subs {
+		if d.LastSuccess.IsZero() {
+			t.Errorf("device %s: no last success recorded", d.Device)
+		}
+	}
+}
+
+// gamesOf returns the ids of the active games of the player named name.
+func gamesOf(t *testing.T, s *server, name string) []int64 {
+	t.Helper()
+	gs, err := s.DB.ActiveGames(context.Background(), mustUser(t, s, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, g := range gs {
+		ids = append(ids, g.ID)
+	}
+	return ids
+}
