@@ -95,10 +95,11 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 	if got != want {
 		t.Fatalf("the notifications shown: %q, want %q", got, want)
 	}
-	deliver := func() {
+	deliver := func(pl handlers.PushPayload) {
 		t.Helper()
+		data, _ := json.Marshal(pl)
 		if _, err := chromedp.Call(b.ctx, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{
-			Origin: s.URL, RegistrationID: reg, Data: string(payload)}); err != nil {
+			Origin: s.URL, RegistrationID: reg, Data: string(data)}); err != nil {
 			t.Fatalf("deliver the push message: %v", err)
 		}
 	}
@@ -114,7 +115,7 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 // dispatched in the worker and only its two effects on windows are
 // recorded there instead of performed: it focuses the window already at
 // the game's page, else opens one there, and closes the notification.
-func clickNotification(t *testing.T, b *tab, s *server, id int64, deliver func()) {
+func clickNotification(t *testing.T, b *tab, s *server, id int64, deliver func(handlers.PushPayload)) {
 	t.Helper()
 	targets, err := chromedp.Targets(b.ctx)
 	if err != nil {
@@ -149,7 +150,13 @@ func clickNotification(t *testing.T, b *tab, s *server, id int64, deliver func()
 	for i, c := range []struct{ at, want string }{{game, "focus " + game + " | 0 shown"}, {"/settings", "open " + game + " | 0 shown"}} {
 		b.open(c.at)
 		if i > 0 {
-			deliver() // the first tap closed the notification
+			// The first tap closed the notification. The notice counts the
+			// games waiting: the worker sets the app's badge to it.
+			if _, err := chromedp.Run(swCtx, chromedp.Evaluate[bool](`(self.__badge = 'never set',
+				Object.defineProperty(self.navigator, 'setAppBadge', { configurable: true, value: async (n) => { self.__badge = n; } }), true)`)); err != nil {
+				t.Fatal(err)
+			}
+			deliver(handlers.PushPayload{Title: "Your move", URL: game, Tag: fmt.Sprintf("game-%d", id), Waiting: 3})
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 				n, err := chromedp.Run(swCtx, chromedp.Evaluate[int](`registration.getNotifications().then(ns => ns.length)`, chromedp.EvalAwaitPromise))
 				if err == nil && n == 1 {
@@ -167,6 +174,12 @@ func clickNotification(t *testing.T, b *tab, s *server, id int64, deliver func()
 		if got != c.want {
 			t.Errorf("a tap with a window at %s: %q, want %q", c.at, got, c.want)
 		}
+		if i > 0 {
+			badge, err := chromedp.Run(swCtx, chromedp.Evaluate[any](`self.__badge`))
+			if err != nil || badge != float64(3) {
+				t.Errorf("after a notice counting 3 games waiting the app's badge is %v (%v), want 3", badge, err)
+			}
+		}
 	}
 }
 
@@ -181,6 +194,9 @@ func TestBrowserPushOfferOnTheDashboard(t *testing.T) {
 	browserGame(t, s, b)
 	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source: `window.__asked = 0;
+			window.__badge = 'never set';
+			Object.defineProperty(Navigator.prototype, 'setAppBadge', { configurable: true, value: async function (n) { window.__badge = n; } });
+			Object.defineProperty(Navigator.prototype, 'clearAppBadge', { configurable: true, value: async function () { window.__badge = 0; } });
 			if (window.Notification) {
 				const ask = Notification.requestPermission.bind(Notification);
 				Notification.requestPermission = function () { window.__asked++; return ask(); };
@@ -198,6 +214,9 @@ func TestBrowserPushOfferOnTheDashboard(t *testing.T) {
 	b.waitUntil(10*time.Second, "the dashboard offers notifications", `!document.querySelector('#push-offer').hidden`)
 	if !b.eval(`window.__asked === 0`) {
 		t.Fatal("the dashboard asked for permission on load")
+	}
+	if !b.eval(`window.__badge === 1`) {
+		t.Errorf("the app's badge is %v, want the 1 game waiting", b.text("#turn-badge"))
 	}
 	permission(browser.PermissionSettingDenied)
 	b.do("press Notify me", chromedp.Click(chromedp.CSS(`#push-offer-enable`)))

@@ -72,6 +72,9 @@ type PushPayload struct {
 	// Tag is one per game ("game-12"; "message-12" for its messages,
 	// "challenge-7" for a challenge): a newer notice replaces an older one.
 	Tag string `json:"tag"`
+	// Waiting is how many games waited for the player's move when the
+	// notice was made: the number on the app's badge.
+	Waiting int `json:"waiting"`
 }
 
 // pusher sends the push notifications.
@@ -460,6 +463,10 @@ func (p *pusher) send(ctx context.Context, d db.PushDelivery, now time.Time) (db
 	}
 	if !fresh || ttl <= 0 {
 		return db.PushDropped, "stale", time.Time{}
+	}
+	if pl.Waiting, err = p.db.TurnCount(ctx, d.Sub.UserID); err != nil {
+		p.log.Error("push: games waiting", "err", err)
+		return db.PushDropped, "error", time.Time{}
 	}
 	body, err := json.Marshal(pl)
 	if err != nil || len(body) > pushMaxPayload {

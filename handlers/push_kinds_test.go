@@ -123,6 +123,9 @@ func TestPushEveryKindOfNoticeToTheDevicesThatWantIt(t *testing.T) {
 	game := fmt.Sprintf("/games/%d", id)
 	step("alice's first move", func(got []pushed) {
 		one("alice's turn", got, "alice", "Your move against bob", "", game)
+		if len(got) == 1 && got[0].Payload.Waiting != 1 {
+			t.Errorf("alice's notice counts %d games waiting for her, want 1 (the app's badge)", got[0].Payload.Waiting)
+		}
 	})
 
 	// A message to bob.
@@ -150,6 +153,11 @@ func TestPushEveryKindOfNoticeToTheDevicesThatWantIt(t *testing.T) {
 	step("end", func(got []pushed) {
 		one("end", got, "alice", "Game over against bob", "You lost", game)
 		one("end", got, "bob-all", "Partie terminée contre alice", "Vous avez gagné", game)
+		for _, p := range got {
+			if p.Payload.Waiting != 0 {
+				t.Errorf("after the end %s's notice counts %d games waiting, want 0", p.Device, p.Payload.Waiting)
+			}
+		}
 		if n := len(got); n != 2 {
 			t.Errorf("end: %d notices, want one each to alice and bob's first device: %+v", n, got)
 		}

@@ -1,7 +1,8 @@
 // Trench's service worker, served at /sw.js with the scope "/": it shows
 // the push notifications the server sends (one per game, by its tag),
 // opens or focuses the game's page when one is tapped, sets the app's
-// badge to the number of games shown waiting where the browser can, and
+// badge to the number of games waiting (which the notice carries) where
+// the browser can, and
 // keeps the static files, a page saying "offline" and a copy of the last
 // dashboard it fetched for when the network is gone. It never answers a
 // page from the cache as if it were current: offline, every page is the
@@ -71,13 +72,12 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
-// updateBadge sets the app's badge to the number of notifications shown
-// (one per game waiting), where the browser has badges.
-async function updateBadge() {
-  if (!self.navigator || !self.navigator.setAppBadge) return;
+// setBadge sets the app's badge to n games waiting (none shown for 0),
+// where the browser has badges.
+async function setBadge(n) {
+  if (!self.navigator || !self.navigator.setAppBadge || typeof n !== 'number') return;
   try {
-    const shown = await self.registration.getNotifications();
-    if (shown.length > 0) await self.navigator.setAppBadge(shown.length);
+    if (n > 0) await self.navigator.setAppBadge(n);
     else await self.navigator.clearAppBadge();
   } catch (err) {
     // A badge is a nicety: its failure changes nothing else.
@@ -101,7 +101,7 @@ self.addEventListener('push', (event) => {
     options.tag = data.tag;
     options.renotify = true;
   }
-  event.waitUntil(self.registration.showNotification(data.title || 'Trench', options).then(updateBadge));
+  event.waitUntil(self.registration.showNotification(data.title || 'Trench', options).then(() => setBadge(data.waiting)));
 });
 
 self.addEventListener('notificationclick', (event) => {
@@ -117,5 +117,5 @@ self.addEventListener('notificationclick', (event) => {
       }
     }
     if (self.clients.openWindow) await self.clients.openWindow(target.href);
-  })().then(updateBadge));
+  })());
 });
