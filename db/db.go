@@ -52,6 +52,8 @@ type DB struct {
 	stopWatch    chan struct{} // closed by Close: watchOutside ends
 	watchDone    chan struct{}
 	stopOnce     sync.Once
+	// writes counts the write transactions begun (WriteTransactions).
+	writes atomic.Int64
 	// writeTurn holds a token while a write transaction holds the write
 	// connection; those waiting for it queue in order (begin).
 	writeTurn chan struct{}
@@ -270,6 +272,10 @@ func (db *DB) Close() error {
 	return err
 }
 
+// WriteTransactions is how many write transactions this DB began since
+// it was opened: each holds SQLite's one write lock, which moves wait for.
+func (db *DB) WriteTransactions() int64 { return db.writes.Load() }
+
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
 
@@ -296,6 +302,7 @@ func (db *DB) beginHeld(ctx context.Context) (*Tx, error) {
 		<-db.writeTurn
 		return nil, fmt.Errorf("db: begin: %w", err)
 	}
+	db.writes.Add(1)
 	// The connection is this transaction's now: whatever a transaction
 	// that did not commit left in the log is forgotten.
 	db.log.reset()

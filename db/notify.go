@@ -293,7 +293,7 @@ func (db *DB) DueMoveNotices(ctx context.Context, ch Channel) ([]MoveNotice, err
 		FROM games g JOIN users u ON g.status = 'active'
 			AND ((g.to_move = 0 AND g.side0_id = u.id) OR (g.to_move = 1 AND g.side1_id = u.id))
 		WHERE `+wants+`
-			AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = ?1 AND n.user_id = u.id AND n.game_id = g.id AND n.ply >= g.turn_ply)
+			AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = ?1 AND n.user_id = u.id AND n.kind = 'move' AND n.subject = g.id AND n.ply >= g.turn_ply)
 		ORDER BY u.id, g.id`, string(ch))
 	if err != nil {
 		return nil, fmt.Errorf("db: due notices: %w", err)
@@ -336,7 +336,7 @@ func (db *DB) DueMoveNotices(ctx context.Context, ch Channel) ([]MoveNotice, err
 // ply waiting for userID: the caller then must not send it. A recorded
 // notice is never due again, so a failure after this call loses the
 // notice rather than ever sending it twice. For ChannelPush the same
-// transaction queues one delivery (see ClaimPushDeliveries) for each of
+// transaction queues one delivery (stored, see ClaimPushNotices) for each of
 // userID's devices that wants "your move". Errors: KindInvalid for an
 // unknown channel.
 func (db *DB) ClaimMoveNotice(ctx context.Context, ch Channel, userID, gameID int64, ply int, now time.Time) (bool, error) {
@@ -348,10 +348,10 @@ func (db *DB) ClaimMoveNotice(ctx context.Context, ch Channel, userID, gameID in
 		return false, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO notices (channel, user_id, game_id, ply, sent_at)
-		SELECT ?5, ?1, g.id, g.turn_ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
-			AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = ?5 AND n.user_id = ?1 AND n.game_id = g.id AND n.ply >= g.turn_ply)
-		ON CONFLICT (channel, user_id, game_id, ply) DO NOTHING`, userID, gameID, ply, unix(now), string(ch))
+	res, err := tx.ExecContext(ctx, `INSERT INTO notices (channel, kind, user_id, subject, ply, sent_at)
+		SELECT ?5, 'move', ?1, g.id, g.turn_ply, ?4 FROM games g WHERE g.id = ?2 AND g.ply = ?3 AND `+yourTurn+`
+			AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = ?5 AND n.user_id = ?1 AND n.kind = 'move' AND n.subject = g.id AND n.ply >= g.turn_ply)
+		ON CONFLICT (channel, user_id, kind, subject, ply) DO NOTHING`, userID, gameID, ply, unix(now), string(ch))
 	if err != nil {
 		return false, fmt.Errorf("db: record notice: %w", err)
 	}
@@ -360,8 +360,8 @@ func (db *DB) ClaimMoveNotice(ctx context.Context, ch Channel, userID, gameID in
 		return false, err
 	}
 	if n == 1 && ch == ChannelPush {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, game_id, turn_ply, next_at)
-			SELECT p.id, g.id, g.turn_ply, ?3 FROM push_subscriptions p JOIN games g ON g.id = ?2
+		if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, kind, subject, turn_ply, next_at)
+			SELECT p.id, 'move', g.id, g.turn_ply, ?3 FROM push_subscriptions p JOIN games g ON g.id = ?2
 			WHERE p.user_id = ?1 AND ',' || p.wants || ',' LIKE '%,move,%'`, userID, gameID, unix(now)); err != nil {
 			return false, fmt.Errorf("db: queue push notices: %w", err)
 		}

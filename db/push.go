@@ -170,47 +170,36 @@ func deletePushSubscriptions(ctx context.Context, tx *Tx, userID int64) error {
 	return nil
 }
 
-// PushDelivery is a push notice being handed to a device's push service:
-// the device, the game and the turn (the ply it began at), and how many
-// times it was tried, this one included.
+// PushDelivery is a push notice being handed to a device's push service
+// (ID 0 when it is not stored: see ClaimPushNotices): the device, what the
+// notice is about (its kind and subject, and for
+// NoticeMove the turn: the ply it began at), and how many times it was
+// tried, this one included.
 type PushDelivery struct {
 	ID       int64
 	Sub      PushSubscription
 	Language string // the player's language ("" for none chosen)
-	GameID   int64
+	Kind     NoticeKind
+	// Subject is the game's id (NoticeMove, NoticeEnd, NoticeRound), the
+	// challenge's (NoticeChallenge) or the message's (NoticeMessage).
+	Subject  int64
 	TurnPly  int
 	Attempts int
 }
 
-// ClaimPushDeliveries marks at most limit deliveries due at now as being
-// sent and returns them, the oldest first. A delivery so marked is never
-// handed out again: FinishPushDelivery removes it or makes it due later,
-// and DropInterruptedPushDeliveries drops those a stop interrupted.
-func (db *DB) ClaimPushDeliveries(ctx context.Context, now time.Time, limit int) ([]PushDelivery, error) {
-	// Most calls find nothing due: they take no write lock.
-	var due bool
-	if err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM push_deliveries WHERE sending = 0 AND next_at <= ?)`,
-		unix(now)).Scan(&due); err != nil {
-		return nil, fmt.Errorf("db: push deliveries due: %w", err)
-	}
-	if !due {
-		return nil, nil
-	}
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
+// claimStoredDeliveries marks at most limit stored deliveries due at now
+// as being sent and returns them, the oldest first.
+func claimStoredDeliveries(ctx context.Context, tx *Tx, now time.Time, limit int) ([]PushDelivery, error) {
 	rows, err := tx.QueryContext(ctx, `UPDATE push_deliveries SET sending = 1, attempts = attempts + 1
 		WHERE id IN (SELECT id FROM push_deliveries WHERE sending = 0 AND next_at <= ? ORDER BY next_at, id LIMIT ?)
-		RETURNING id, subscription_id, game_id, turn_ply, attempts`, unix(now), limit)
+		RETURNING id, subscription_id, kind, subject, turn_ply, attempts`, unix(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("db: claim push deliveries: %w", err)
 	}
 	var ds []PushDelivery
 	for rows.Next() {
 		var d PushDelivery
-		if err := rows.Scan(&d.ID, &d.Sub.ID, &d.GameID, &d.TurnPly, &d.Attempts); err != nil {
+		if err := rows.Scan(&d.ID, &d.Sub.ID, &d.Kind, &d.Subject, &d.TurnPly, &d.Attempts); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -230,7 +219,7 @@ func (db *DB) ClaimPushDeliveries(ctx context.Context, now time.Time, limit int)
 			return nil, fmt.Errorf("db: push delivery's language: %w", err)
 		}
 	}
-	return ds, tx.Commit()
+	return ds, nil
 }
 
 // PushOutcome is what became of a push delivery.
@@ -244,45 +233,11 @@ const (
 	PushDropped                    // never sent: stale, refused or tried too often
 )
 
-// FinishPushDelivery records the outcome of delivery id at now: PushSent
-// removes it and notes the device's last success; PushGone removes the
-// device with every delivery to it; PushRetry makes it due at retryAt;
-// PushDropped removes it.
-func (db *DB) FinishPushDelivery(ctx context.Context, d PushDelivery, outcome PushOutcome, now, retryAt time.Time) error {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var qs []string
-	var args []any
-	switch outcome {
-	case PushSent:
-		qs = []string{`DELETE FROM push_deliveries WHERE id = ?1`, `UPDATE push_subscriptions SET last_success_at = ?3 WHERE id = ?2`}
-		args = []any{d.ID, d.Sub.ID, unix(now)}
-	case PushGone:
-		qs = []string{`DELETE FROM push_deliveries WHERE subscription_id = ?1`, `DELETE FROM push_subscriptions WHERE id = ?1`}
-		args = []any{d.Sub.ID}
-	case PushRetry:
-		qs = []string{`UPDATE push_deliveries SET sending = 0, next_at = ?2 WHERE id = ?1`}
-		args = []any{d.ID, unix(retryAt)}
-	default:
-		qs = []string{`DELETE FROM push_deliveries WHERE id = ?1`}
-		args = []any{d.ID}
-	}
-	for _, q := range qs {
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-			return fmt.Errorf("db: finish push delivery: %w", err)
-		}
-	}
-	return tx.Commit()
-}
-
 // DropInterruptedPushDeliveries removes the deliveries that were being
 // handed to a push service when the server stopped, and returns how many:
 // whether the push service got them is unknown, and a notice is lost
 // rather than ever shown twice. Call it once at start, before any
-// ClaimPushDeliveries.
+// ClaimPushNotices.
 func (db *DB) DropInterruptedPushDeliveries(ctx context.Context) (int, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {

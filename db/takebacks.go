@@ -212,7 +212,7 @@ func takeBack(ctx context.Context, tx *Tx, g Game, now time.Time) error {
 	}
 	// The opponent's turn that began with the move is gone: the notices
 	// about it no longer count, and the move played instead is notified.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM notices WHERE game_id = ? AND ply >= ?`, g.ID, g.Ply); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notices WHERE kind = 'move' AND subject = ? AND ply >= ?`, g.ID, g.Ply); err != nil {
 		return fmt.Errorf("db: forget notices: %w", err)
 	}
 	res := prev.Result()

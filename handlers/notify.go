@@ -11,6 +11,7 @@ import (
 	"net/http"
 	netmail "net/mail"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -344,6 +345,10 @@ func (h *notifyHandler) settingsPage(c echo.Context, status int, p views.Setting
 	}
 	for _, d := range devices {
 		row := views.PushDeviceRow{ID: d.ID, Device: d.Device, Since: views.DateTime(c.Request().Context(), d.Created)}
+		for _, k := range db.PushWants {
+			row.Wants = append(row.Wants, views.PushWantBox{Kind: k, Label: pushWantLabel(c.Request().Context(), k),
+				On: slices.Contains(d.Wants, k)})
+		}
 		if !d.LastSuccess.IsZero() {
 			row.LastSuccess = views.DateTime(c.Request().Context(), d.LastSuccess)
 		}

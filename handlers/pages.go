@@ -19,6 +19,9 @@ type pageHandler struct {
 	db   *db.DB
 	now  func() time.Time
 	live *liveHub // for the dashboard's event stream
+	// pushKey is the server's VAPID public key, base64url, for the
+	// dashboard's offer of notifications.
+	pushKey string
 }
 
 // gameSummary is the one-line description of the game with engine key
@@ -50,6 +53,12 @@ func (h *pageHandler) home(c echo.Context) error {
 		return err
 	}
 	d.LiveURL = fmt.Sprintf("/events?g=%d", h.live.gen(liveTopic{liveUser, v.ID}))
+	for _, g := range d.Games {
+		if g.YourTurn {
+			d.PushKey = h.pushKey // a game waits: the page offers notifications
+			break
+		}
+	}
 	return render(c, http.StatusOK, views.DashboardView(d), nil)
 }
 

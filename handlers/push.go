@@ -30,10 +30,14 @@ import (
 // Push notifications (the Push API: RFC 8030 delivery, VAPID RFC 8292,
 // payload encryption RFC 8291 through webpush-go). A notice is due when
 // the turn in a game passes to a player with a device that asked for
-// "your move" (db.DueMoveNotices on db.ChannelPush); claiming it queues
-// one delivery per device in the same transaction, and each delivery is
-// marked as being sent before it is handed over, so that nothing is sent
-// twice, even across a restart.
+// "your move", and when a game of theirs ends, a challenge is addressed
+// to them, a message is sent to them or a tournament round gives them a
+// new game, for the devices that asked for that kind. One write
+// (db.ClaimPushNotices) records the results of the requests finished
+// since the last, the notices due (each never due again, even across a
+// restart) and hands out their deliveries, one per device; a delivery
+// whose result is not yet recorded when the server stops is lost, never
+// sent twice.
 const (
 	// pushTimeout bounds one request to a push service.
 	pushTimeout = 10 * time.Second
@@ -42,12 +46,18 @@ const (
 	// pushPoll is how often the sender looks for due notices when no
 	// commit woke it.
 	pushPoll = 30 * time.Second
+	// pushFlush is the longest the results of finished requests wait to
+	// be recorded when no commit wakes the sender first.
+	pushFlush = time.Second
 	// pushMaxAttempts is how often a delivery is tried before it is
 	// dropped.
 	pushMaxAttempts = 8
 	// pushMaxTTL is the longest a push service keeps a notice for a
 	// device that is offline (a game without a deadline): four weeks.
 	pushMaxTTL = 28 * 24 * time.Hour
+	// pushMaxMessage is the most characters of a message a notice
+	// carries.
+	pushMaxMessage = 200
 	// pushMaxPayload is the largest payload sent, in bytes, well under
 	// RFC 8291's 3,993 bytes of plaintext in a 4,096-byte record.
 	pushMaxPayload = 3 * 1024
@@ -56,10 +66,15 @@ const (
 // PushPayload is what a push notification carries to the service worker
 // (JSON): only what the player may see on the game's page.
 type PushPayload struct {
-	Title string `json:"title"` // "Your move against ann: TRENCH"
-	Body  string `json:"body"`  // "2 days left"
-	URL   string `json:"url"`   // the game's page, a path on the server ("/games/12")
-	Tag   string `json:"tag"`   // one per game: a newer notice replaces an older one
+	Title string `json:"title"` // "Your move against ann: TRENCH", "Game over against ann: TRENCH", …
+	Body  string `json:"body"`  // "2 days left", the result, the message, …
+	URL   string `json:"url"`   // the page to open, a path on the server ("/games/12")
+	// Tag is one per game ("game-12"; "message-12" for its messages,
+	// "challenge-7" for a challenge): a newer notice replaces an older one.
+	Tag string `json:"tag"`
+	// Waiting is how many games waited for the player's move when the
+	// notice was made: the number on the app's badge.
+	Waiting int `json:"waiting"`
 }
 
 // pusher sends the push notifications.
@@ -76,6 +91,10 @@ type pusher struct {
 
 	wake  chan struct{}
 	slots chan struct{} // one per request in flight
+	// results are the outcomes of the finished requests, recorded by the
+	// next pass, in its one write.
+	mu      sync.Mutex
+	results []db.PushResult
 	// starved is set when a pass stopped for want of a free slot: the
 	// next request to finish then wakes the sender.
 	starved atomic.Bool
@@ -197,6 +216,9 @@ func (p *pusher) run(ctx context.Context) {
 		}
 		p.metrics.job("push", err)
 		wait := pushPoll
+		if p.pending() {
+			wait = pushFlush
+		}
 		if next, err := p.db.NextPushDelivery(ctx); err == nil && !next.IsZero() {
 			if d := next.Sub(p.now()); d < wait {
 				wait = max(d, time.Second)
@@ -212,64 +234,89 @@ func (p *pusher) run(ctx context.Context) {
 	}
 }
 
-// pass claims the push notices due now and starts sending the deliveries
-// due, at most pushParallel at once. With wg nil it returns without
-// waiting for the requests; otherwise each request is added to wg. It
-// returns how many deliveries it started.
+// pass records the results of the requests finished since the last one,
+// claims the push notices due now and starts sending the deliveries due,
+// at most pushParallel at once, all with one write to the database. With
+// wg nil it returns without waiting for the requests; otherwise each
+// request is added to wg. It returns how many deliveries it started.
 func (p *pusher) pass(ctx context.Context, wg *sync.WaitGroup) (int, error) {
 	now := p.now()
-	notices, err := p.db.DueMoveNotices(ctx, db.ChannelPush)
+	results := p.takeResults()
+	free := cap(p.slots) - len(p.slots)
+	ds, err := p.db.ClaimPushNotices(ctx, now, results, free)
 	if err != nil {
+		p.putBack(results)
 		return 0, err
 	}
-	for _, n := range notices {
-		if _, err := p.db.ClaimMoveNotice(ctx, db.ChannelPush, n.To.UserID, n.Game.ID, n.Game.Ply, now); err != nil {
-			return 0, err
-		}
+	if len(ds) >= free {
+		p.starved.Store(true) // more may be due: the next request to finish wakes the sender
 	}
-	started := 0
-	for {
-		free := cap(p.slots) - len(p.slots)
-		if free == 0 {
-			p.starved.Store(true)
-			return started, nil
+	for _, d := range ds {
+		p.slots <- struct{}{}
+		if wg != nil {
+			wg.Add(1)
 		}
-		ds, err := p.db.ClaimPushDeliveries(ctx, now, free)
-		if err != nil {
-			return started, err
-		}
-		for _, d := range ds {
-			p.slots <- struct{}{}
-			started++
-			if wg != nil {
-				wg.Add(1)
-			}
-			go func() {
-				defer func() {
-					<-p.slots
-					if wg != nil {
-						wg.Done()
-					}
-					if p.starved.Swap(false) {
-						p.kick()
-					}
-				}()
-				p.deliver(ctx, d)
+		go func() {
+			defer func() {
+				<-p.slots
+				if wg != nil {
+					wg.Done()
+				}
+				if p.starved.Swap(false) {
+					p.kick()
+				}
 			}()
-		}
-		if len(ds) < free {
-			return started, nil
-		}
+			p.deliver(ctx, d)
+		}()
 	}
+	return len(ds), nil
 }
 
-// SendPushNotices sends the push notifications due now and waits for
-// every request it made; it returns how many deliveries it tried.
+// takeResults returns the results of the requests finished since the
+// last call and forgets them.
+func (p *pusher) takeResults() []db.PushResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rs := p.results
+	p.results = nil
+	return rs
+}
+
+// putBack keeps results that could not be recorded for the next try.
+func (p *pusher) putBack(rs []db.PushResult) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.results = append(rs, p.results...)
+}
+
+// pending reports whether results wait to be recorded.
+func (p *pusher) pending() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.results) > 0
+}
+
+// flush records the results of the finished requests.
+func (p *pusher) flush(ctx context.Context) error {
+	rs := p.takeResults()
+	if err := p.db.FinishPushDeliveries(ctx, rs); err != nil {
+		p.putBack(rs)
+		return err
+	}
+	return nil
+}
+
+// SendPushNotices sends the push notifications due now, waits for every
+// request it made and records their results; it returns how many
+// deliveries it tried.
 func (a *App) SendPushNotices(ctx context.Context) (int, error) {
 	var wg sync.WaitGroup
 	n, err := a.push.pass(ctx, &wg)
 	wg.Wait()
-	return n, err
+	if err != nil {
+		return n, err
+	}
+	return n, a.push.flush(ctx)
 }
 
 // StartPush starts sending push notifications in the background until
@@ -279,22 +326,100 @@ func (a *App) StartPush(ctx context.Context) {
 	go a.push.run(ctx)
 }
 
-// payload is the notice of delivery d for game g at now, in the player's
-// language, and how long it is worth keeping (the time left to move).
-func (p *pusher) payload(ctx context.Context, d db.PushDelivery, g db.Game, now time.Time) (PushPayload, time.Duration, error) {
+// compose makes delivery d's notice at now, in the player's language,
+// and says how long it is worth keeping (at most the time left to move,
+// else a day). fresh is false when what it tells no longer holds (the
+// turn passed, the challenge was answered, the message was read): it is
+// then not sent.
+func (p *pusher) compose(ctx context.Context, d db.PushDelivery, now time.Time) (pl PushPayload, ttl time.Duration, fresh bool, err error) {
 	lctx := views.WithLang(ctx, d.Language)
-	rows, err := gameRows(lctx, p.db, []db.Game{g}, d.Sub.UserID, d.Sub.UserID, now)
-	if err != nil {
-		return PushPayload{}, 0, err
+	uid := d.Sub.UserID
+	// row is game id's row as uid sees it at now (the game only when
+	// ok says it is still as the notice found it).
+	row := func(id int64, ok func(db.Game) bool) (views.GameRow, db.Game, bool, error) {
+		g, err := p.db.Game(ctx, id)
+		if db.KindOf(err) == db.KindNotFound {
+			return views.GameRow{}, g, false, nil
+		}
+		if err != nil || !ok(g) {
+			return views.GameRow{}, g, false, err
+		}
+		rows, err := gameRows(lctx, p.db, []db.Game{g}, uid, uid, now)
+		if err != nil {
+			return views.GameRow{}, g, false, err
+		}
+		return rows[0], g, true, nil
 	}
-	r := rows[0]
-	pl := PushPayload{Title: views.T(lctx, "Your move against %s: %s", r.Opponent, r.Title), Body: r.Clock,
-		URL: r.Href, Tag: "game-" + strconv.FormatInt(g.ID, 10)}
-	ttl := pushMaxTTL
-	if !g.Deadline.IsZero() {
-		ttl = min(ttl, g.Deadline.Sub(now))
+	gameTag := func(id int64) string { return "game-" + strconv.FormatInt(id, 10) }
+	untilDeadline := func(g db.Game) time.Duration {
+		if g.Deadline.IsZero() {
+			return pushMaxTTL
+		}
+		return min(pushMaxTTL, g.Deadline.Sub(now))
 	}
-	return pl, max(ttl, 0), nil
+	switch d.Kind {
+	case db.NoticeEnd:
+		r, _, ok, err := row(d.Subject, db.Game.Finished)
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		return PushPayload{Title: views.T(lctx, "Game over against %s: %s", r.Opponent, r.Title), Body: r.Status,
+			URL: r.Href, Tag: gameTag(d.Subject)}, db.NoticeWindow, true, nil
+	case db.NoticeChallenge:
+		c, err := p.db.Challenge(ctx, d.Subject)
+		if db.KindOf(err) == db.KindNotFound || (err == nil && (c.Status != "open" || c.Opponent.ID != uid)) {
+			return pl, 0, false, nil
+		}
+		if err != nil {
+			return pl, 0, false, err
+		}
+		r := challengeRow(lctx, c, uid)
+		return PushPayload{Title: views.T(lctx, "%s challenges you: %s", c.Creator.Name, r.Game),
+			Body: r.Variant + " · " + r.Time, URL: "/#open-challenges",
+			Tag: "challenge-" + strconv.FormatInt(c.ID, 10)}, db.NoticeWindow, true, nil
+	case db.NoticeMessage:
+		m, err := p.db.PushMessage(ctx, d.Subject)
+		if db.KindOf(err) == db.KindNotFound || (err == nil && (!m.Unread || m.ToID != uid)) {
+			return pl, 0, false, nil
+		}
+		if err != nil {
+			return pl, 0, false, err
+		}
+		r, _, ok, err := row(m.GameID, func(db.Game) bool { return true })
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		body := m.Body
+		if rs := []rune(body); len(rs) > pushMaxMessage {
+			body = string(rs[:pushMaxMessage-1]) + "…"
+		}
+		return PushPayload{Title: views.T(lctx, "Message from %s: %s", m.From.Name, r.Title), Body: body,
+			URL: r.Href, Tag: "message-" + strconv.FormatInt(m.GameID, 10)}, db.NoticeWindow, true, nil
+	case db.NoticeRound:
+		_, name, round, inTournament, err := p.db.GameRound(ctx, d.Subject)
+		if !inTournament || err != nil {
+			return pl, 0, false, err
+		}
+		r, g, ok, err := row(d.Subject, func(g db.Game) bool { return !g.Finished() })
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		body := r.Status
+		if r.Clock != "" {
+			body += " · " + r.Clock
+		}
+		return PushPayload{Title: views.T(lctx, "%s, round %d: your game against %s", name, round, r.Opponent),
+			Body: body, URL: r.Href, Tag: gameTag(g.ID)}, untilDeadline(g), true, nil
+	default: // db.NoticeMove
+		r, g, ok, err := row(d.Subject, func(g db.Game) bool {
+			return !g.Finished() && g.ToMove.Valid() && g.Side[g.ToMove].ID == uid && g.TurnPly == d.TurnPly
+		})
+		if !ok || err != nil {
+			return pl, 0, false, err
+		}
+		return PushPayload{Title: views.T(lctx, "Your move against %s: %s", r.Opponent, r.Title), Body: r.Clock,
+			URL: r.Href, Tag: gameTag(g.ID)}, untilDeadline(g), true, nil
+	}
 }
 
 // deliver hands delivery d to its push service and records the outcome.
@@ -319,31 +444,29 @@ func (p *pusher) deliver(ctx context.Context, d db.PushDelivery) {
 		p.metrics.pushed("failed", reason, 1)
 	}
 	if outcome != db.PushSent && outcome != db.PushRetry {
-		p.log.Info("push: notice not delivered", "device", d.Sub.ID, "game", d.GameID, "reason", reason) // not shown
+		p.log.Info("push: notice not delivered", "device", d.Sub.ID, "kind", d.Kind, "subject", d.Subject, "reason", reason) // not shown
 	}
-	if err := p.db.FinishPushDelivery(ctx, d, outcome, now, retryAt); err != nil && ctx.Err() == nil {
-		p.log.Error("push: record delivery", "err", err)
-	}
+	// Recorded by the next pass (or flush), with the others.
+	p.mu.Lock()
+	p.results = append(p.results, db.PushResult{Delivery: d, Outcome: outcome, At: now, RetryAt: retryAt})
+	p.mu.Unlock()
 }
 
 // send makes and sends d's notice and says what became of it: the
 // outcome, the reason (a metrics label) and, for db.PushRetry, when to
 // try again.
 func (p *pusher) send(ctx context.Context, d db.PushDelivery, now time.Time) (db.PushOutcome, string, time.Time) {
-	g, err := p.db.Game(ctx, d.GameID)
+	pl, ttl, fresh, err := p.compose(ctx, d, now)
 	if err != nil {
+		p.log.Error("push: compose", "kind", d.Kind, "subject", d.Subject, "err", err)
 		return db.PushDropped, "error", time.Time{}
 	}
-	if g.Finished() || !g.ToMove.Valid() || g.Side[g.ToMove].ID != d.Sub.UserID || g.TurnPly != d.TurnPly {
+	if !fresh || ttl <= 0 {
 		return db.PushDropped, "stale", time.Time{}
 	}
-	pl, ttl, err := p.payload(ctx, d, g, now)
-	if err != nil {
-		p.log.Error("push: compose", "game", g.ID, "err", err)
+	if pl.Waiting, err = p.db.TurnCount(ctx, d.Sub.UserID); err != nil {
+		p.log.Error("push: games waiting", "err", err)
 		return db.PushDropped, "error", time.Time{}
-	}
-	if ttl <= 0 {
-		return db.PushDropped, "stale", time.Time{}
 	}
 	body, err := json.Marshal(pl)
 	if err != nil || len(body) > pushMaxPayload {
@@ -504,6 +627,44 @@ func (h *pushHandler) unsubscribe(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/settings?push=removed#push")
+}
+
+// setWants saves the kinds of notice one of the player's devices is sent
+// (POST /settings/push/:id/wants, a check box "wants" per kind; none
+// checked sends it nothing until some are).
+func (h *pushHandler) setWants(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return echo.ErrNotFound
+	}
+	f, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	if err := h.db.SetPushWants(c.Request().Context(), currentViewer(c).ID, id, f["wants"]); db.KindOf(err) == db.KindInvalid {
+		status, msg := statusOf(c, err)
+		return h.settingsPage(c, status, views.SettingsPage{Page: pageOf(c, tr(c, "Settings")), PushError: msg})
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/settings?push=wants#push")
+}
+
+// pushWantLabel names kind k of notice in the language of ctx.
+func pushWantLabel(ctx context.Context, k string) string {
+	switch db.NoticeKind(k) {
+	case db.NoticeMove:
+		return views.T(ctx, "Your move")
+	case db.NoticeEnd:
+		return views.T(ctx, "Game over")
+	case db.NoticeChallenge:
+		return views.T(ctx, "Challenges to you")
+	case db.NoticeMessage:
+		return views.T(ctx, "Messages")
+	case db.NoticeRound:
+		return views.T(ctx, "Tournament rounds")
+	}
+	return k
 }
 
 // serviceWorker serves /sw.js at the root, so that its scope is the

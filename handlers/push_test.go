@@ -633,7 +633,7 @@ func TestPushDevicesRemovedOneByOneBySignOutEverywhereAndListedInTheExportWithou
 	}
 	// One is removed from the settings page.
 	c.Get("/settings")
-	c.Submit(c.Last.Find("#push-devices tr[data-device] form").First(), nil)
+	c.Submit(c.Last.Find(`#push-devices tr[data-device] form[action$="/delete"]`).First(), nil)
 	c.wantStatus(http.StatusOK)
 	if n := c.Last.Find("#push-devices tr[data-device]").Length(); n != 2 {
 		t.Fatalf("after removing one, %d devices listed, want 2", n)

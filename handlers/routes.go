@@ -33,7 +33,7 @@ func (a *App) routes(e *echo.Echo) error {
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
 	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
-	pages := &pageHandler{db: a.db, now: a.cfg.Now, live: a.live}
+	pages := &pageHandler{db: a.db, now: a.cfg.Now, live: a.live, pushKey: a.push.keys.Public}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rateBots: a.cfg.RateBotGames}
 	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions, computers: a.computers, wake: a.computer.Wake, hub: a.live}
 	archive := &archiveHandler{db: a.db, now: a.cfg.Now}
@@ -69,6 +69,7 @@ func (a *App) routes(e *echo.Echo) error {
 	site.POST("/settings/push", push.subscribe, requireUser)
 	site.GET("/offline", offline)
 	site.POST("/settings/push/:id/delete", push.unsubscribe, requireUser)
+	site.POST("/settings/push/:id/wants", push.setWants, requireUser)
 	site.POST("/settings/moves", games.setConfirm, requireUser)
 	mailOn := func() bool { return a.cfg.SMTP.Addr != "" }
 	account := &accountHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now,

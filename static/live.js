@@ -243,3 +243,16 @@
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
 }
+
+// The app's badge (where the browser has one) shows the number of games
+// waiting for the player's move, as the navigation bar's count does: at
+// each page and each update pushed to it.
+if ("setAppBadge" in navigator) {
+  var syncBadge = function () {
+    var b = document.getElementById("turn-badge"); // none: signed out
+    var n = !b || b.hidden ? 0 : parseInt(b.textContent, 10) || 0;
+    (n > 0 ? navigator.setAppBadge(n) : navigator.clearAppBadge()).catch(function () {});
+  };
+  syncBadge();
+  document.addEventListener("htmx:afterSettle", syncBadge);
+}

@@ -1,19 +1,42 @@
 // Trench's service worker, served at /sw.js with the scope "/": it shows
 // the push notifications the server sends (one per game, by its tag),
 // opens or focuses the game's page when one is tapped, sets the app's
-// badge to the number of games shown waiting where the browser can, and
-// keeps the static files and a page saying "offline" for when the network
-// is gone. It never answers a page from the cache as if it were current.
+// badge to the number of games waiting (which the notice carries) where
+// the browser can, and
+// keeps the static files, a page saying "offline" and a copy of the last
+// dashboard it fetched for when the network is gone. It never answers a
+// page from the cache as if it were current: offline, every page is the
+// offline page, which shows that copy marked with when it was seen.
 'use strict';
 
-const CACHE = 'trench-v1';
+const CACHE = 'trench-v2';
 const OFFLINE = '/offline';
+// The offline page and the files it loads, kept at install.
+const OFFLINE_FILES = [OFFLINE, '/static/offline.js', '/static/style.css', '/static/icon.svg'];
+// Where the copy of the last dashboard is kept (no page has this address).
+const DASHBOARD = '/offline/dashboard';
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE)
-    .then((cache) => cache.add(new Request(OFFLINE, { cache: 'reload' })))
+    .then((cache) => cache.addAll(OFFLINE_FILES.map((f) => new Request(f, { cache: 'reload' }))))
     .then(() => self.skipWaiting()));
 });
+
+// keepDashboard keeps the page res answered for "/" when it is a
+// player's dashboard, with the time it was seen; any other page there (the
+// start page of a visitor, after signing out) forgets the copy, so that
+// nobody is shown someone else's games.
+async function keepDashboard(res) {
+  const html = await res.text();
+  const cache = await caches.open(CACHE);
+  if (!html.includes('id="dashboard-body"')) {
+    await cache.delete(DASHBOARD);
+    return;
+  }
+  await cache.put(DASHBOARD, new Response(html, {
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Trench-Seen-At': String(Date.now()) },
+  }));
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(caches.keys()
@@ -42,17 +65,19 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (req.mode === 'navigate') {
-    event.respondWith(fetch(req).catch(async () => (await caches.match(OFFLINE)) || Response.error()));
+    event.respondWith(fetch(req).then((res) => {
+      if (url.pathname === '/' && res.ok && res.type === 'basic') event.waitUntil(keepDashboard(res.clone()).catch(() => {}));
+      return res;
+    }, async () => (await caches.match(OFFLINE)) || Response.error()));
   }
 });
 
-// updateBadge sets the app's badge to the number of notifications shown
-// (one per game waiting), where the browser has badges.
-async function updateBadge() {
-  if (!self.navigator || !self.navigator.setAppBadge) return;
+// setBadge sets the app's badge to n games waiting (none shown for 0),
+// where the browser has badges.
+async function setBadge(n) {
+  if (!self.navigator || !self.navigator.setAppBadge || typeof n !== 'number') return;
   try {
-    const shown = await self.registration.getNotifications();
-    if (shown.length > 0) await self.navigator.setAppBadge(shown.length);
+    if (n > 0) await self.navigator.setAppBadge(n);
     else await self.navigator.clearAppBadge();
   } catch (err) {
     // A badge is a nicety: its failure changes nothing else.
@@ -76,7 +101,7 @@ self.addEventListener('push', (event) => {
     options.tag = data.tag;
     options.renotify = true;
   }
-  event.waitUntil(self.registration.showNotification(data.title || 'Trench', options).then(updateBadge));
+  event.waitUntil(self.registration.showNotification(data.title || 'Trench', options).then(() => setBadge(data.waiting)));
 });
 
 self.addEventListener('notificationclick', (event) => {
@@ -92,5 +117,5 @@ self.addEventListener('notificationclick', (event) => {
       }
     }
     if (self.clients.openWindow) await self.clients.openWindow(target.href);
-  })().then(updateBadge));
+  })());
 });

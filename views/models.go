@@ -82,7 +82,11 @@ type MatchRow struct {
 // Dashboard is the signed-in home page.
 type Dashboard struct {
 	Page
-	LiveURL       string // the dashboard's event stream
+	LiveURL string // the dashboard's event stream
+	// PushKey is the server's VAPID public key (base64url) when the page
+	// offers "Notify me on this device" (a game waits for the player);
+	// "" for no offer.
+	PushKey       string
 	Games         []GameRow
 	Finished      []GameRow
 	Matches       []MatchRow // the player's matches: in progress, then recently finished

@@ -59,6 +59,16 @@ type PushDeviceRow struct {
 	Device      string // e.g. "Firefox 128 on Android"
 	Since       string // when it was added, e.g. "2 March 2026 14:05 UTC"
 	LastSuccess string // when it last accepted a notice; "" for never
+	// Wants are the kinds of notice the device may be sent, each with
+	// whether it is.
+	Wants []PushWantBox
+}
+
+// PushWantBox is one kind of notice a device may be sent, as a check box.
+type PushWantBox struct {
+	Kind  string // "move", "end", "challenge", "message" or "round"
+	Label string // "Your move", in the reader's language
+	On    bool
 }
 
 // SessionRow is one signed-in browser on the settings page.
