@@ -162,6 +162,9 @@ type Generator struct {
 	Player  bot.Player
 	Config  Config
 	Seed    int64
+	// Stop, when not nil, is every search's bot.Budget.Stop: once it says
+	// so the searches end early and what Find returns means nothing.
+	Stop func() bool
 }
 
 // New returns the generator of game (an engine key) with its registered
@@ -181,7 +184,7 @@ func New(game, variant string, seed int64) (*Generator, error) {
 // value is st's value for solver by a search of nodes (a finished game its
 // exact result).
 func (g *Generator) value(st rules.State, solver rules.Side, nodes int64, seed int64) (int, error) {
-	th, err := g.Player.Think(st, bot.Request{Level: bot.Hard, Side: solver.Other(), Seed: seed, Budget: bot.Budget{Nodes: nodes}})
+	th, err := g.Player.Think(st, bot.Request{Level: bot.Hard, Side: solver.Other(), Seed: seed, Budget: bot.Budget{Nodes: nodes, Stop: g.Stop}})
 	if errors.Is(err, bot.ErrNoMove) {
 		// The side to move has no move: it has lost (Trenches), or the game is drawn.
 		if r := st.Result(); r.Winner == solver {
@@ -202,7 +205,7 @@ func (g *Generator) value(st rules.State, solver rules.Side, nodes int64, seed i
 
 // best is the search's choice for the side to move of st at nodes.
 func (g *Generator) best(st rules.State, nodes, seed int64) (string, error) {
-	th, err := g.Player.Think(st, bot.Request{Level: bot.Hard, Side: st.ToMove(), Seed: seed, Budget: bot.Budget{Nodes: nodes}})
+	th, err := g.Player.Think(st, bot.Request{Level: bot.Hard, Side: st.ToMove(), Seed: seed, Budget: bot.Budget{Nodes: nodes, Stop: g.Stop}})
 	if err != nil {
 		return "", err
 	}

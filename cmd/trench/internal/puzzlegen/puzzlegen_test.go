@@ -1,0 +1,65 @@
+package puzzlegen
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/rules/puzzles"
+)
+
+// TestSelfPlayToFileAndDatabase: `puzzles generate --selfplay` writes a
+// set that reads back, stores the same puzzles in a database, and reports
+// the counts; a bad command line is refused.
+func TestSelfPlayToFileAndDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "set.txt")
+	var stdout bytes.Buffer
+	if err := Command(ctx, &stdout, []string{"generate", "--selfplay", "2", "--level", "easy", "--game", "trench", "--seed", "3", "--out", out}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ps, err := puzzles.ParseSet(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := stdout.String()
+	for _, want := range []string{"games: 2 (trench 2, trenches 0)", "rejected: not unique", "lengths (solver moves): 1:", "themes:"} {
+		if !strings.Contains(rep, want) {
+			t.Fatalf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	if len(ps) == 0 || !strings.Contains(rep, "puzzles: ") {
+		t.Fatalf("%d puzzles:\n%s", len(ps), rep)
+	}
+	path := filepath.Join(dir, "t.db")
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	r, err := Run(ctx, Options{DB: path, SelfPlay: 2, Level: "easy", Seed: 3, Games: []string{"trench"}}, time.Now)
+	if err != nil || r.Stored != len(ps) {
+		t.Fatalf("stored %v, want %d: %v", r, len(ps), err)
+	}
+	// The database's own games: none finished, nothing to do.
+	r, err = Run(ctx, Options{DB: path, Games: []string{"trench"}}, time.Now)
+	if err != nil || r.Stats.Positions != 0 {
+		t.Fatalf("database run: %+v %v", r, err)
+	}
+	for _, bad := range [][]string{{"generate"}, {"generate", "--game", "cards", "--db", path}, {"solve"}, {"generate", "--db", path, "extra"}} {
+		if err := Command(ctx, &stdout, bad); err == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+}
