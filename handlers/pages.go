@@ -39,9 +39,13 @@ func gameSummary(c echo.Context, key string) string {
 func (h *pageHandler) home(c echo.Context) error {
 	v := currentViewer(c)
 	if v.ID == 0 {
+		var err error
 		home := views.Home{Page: pageOf(c, tr(c, "Welcome"))}
 		for _, e := range engines() {
 			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: tr(c, e.Title()), Summary: gameSummary(c, e.Key())})
+		}
+		if home.Daily, err = dailyPuzzle(c, h.db, h.now()); err != nil {
+			return err
 		}
 		return render(c, http.StatusOK, views.HomeView(home), nil)
 	}
@@ -50,6 +54,9 @@ func (h *pageHandler) home(c echo.Context) error {
 		return err
 	}
 	d.LiveURL = fmt.Sprintf("/events?g=%d", h.live.gen(liveTopic{liveUser, v.ID}))
+	if d.Daily, err = dailyPuzzle(c, h.db, h.now()); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.DashboardView(d), nil)
 }
 
