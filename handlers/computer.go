@@ -58,8 +58,8 @@ type computer struct {
 	failed    map[int64]int  // games whose search failed, and at which ply (not retried there)
 	analysing bool
 	puzzling  bool // a finished game is being searched for puzzles
-	running   int // searches under way
-	peak      int // the most searches that were ever under way at once
+	running   int  // searches under way
+	peak      int  // the most searches that were ever under way at once
 }
 
 func newComputer(store *db.DB, cfg Config) *computer {
