@@ -73,10 +73,16 @@ func Command(ctx context.Context, stdout io.Writer, args []string) error {
 		return fmt.Errorf("want --db FILE, or --selfplay N with --out FILE\nusage: %s", Usage)
 	}
 	rep, err := Run(ctx, o, time.Now)
-	if err != nil {
-		return err
+	if rep != nil && (err == nil || errors.Is(err, context.Canceled)) {
+		// Stopped (Ctrl-C, SIGTERM) after a whole game: the games done so
+		// far are reported.
+		if err != nil {
+			rep.Problems = append(rep.Problems, "stopped before the end")
+		}
+		if _, werr := io.WriteString(stdout, rep.String()); werr != nil {
+			return werr
+		}
 	}
-	_, err = io.WriteString(stdout, rep.String())
 	return err
 }
 
@@ -85,15 +91,20 @@ type Report struct {
 	Games    map[string]int // games looked at, by engine key
 	Elapsed  time.Duration
 	Stats    puzzles.Stats
-	Stored   int            // new puzzles in the database
-	Lengths  map[int]int    // puzzles by solver moves
-	Themes   map[string]int // puzzles by theme
+	ByGame   map[string]*puzzles.Stats // the same counts, by engine key
+	Stored   int                       // new puzzles in the database
+	Lengths  map[int]int               // puzzles by solver moves
+	Themes   map[string]int            // puzzles by theme
 	Puzzles  []puzzles.Puzzle
 	Problems []string // games that could not be looked at, and why
 }
 
-func (r *Report) add(ps []puzzles.Puzzle, st puzzles.Stats) {
+func (r *Report) add(game string, ps []puzzles.Puzzle, st puzzles.Stats) {
 	r.Stats.Add(st)
+	if r.ByGame[game] == nil {
+		r.ByGame[game] = &puzzles.Stats{}
+	}
+	r.ByGame[game].Add(st)
 	for _, p := range ps {
 		r.Lengths[p.SolverMoves()]++
 		for _, t := range p.Themes {
@@ -106,7 +117,7 @@ func (r *Report) add(ps []puzzles.Puzzle, st puzzles.Stats) {
 // Run generates puzzles as o says, reading the clock now only to report
 // the time taken.
 func Run(ctx context.Context, o Options, now func() time.Time) (*Report, error) {
-	rep := &Report{Games: map[string]int{}, Lengths: map[int]int{}, Themes: map[string]int{}}
+	rep := &Report{Games: map[string]int{}, ByGame: map[string]*puzzles.Stats{}, Lengths: map[int]int{}, Themes: map[string]int{}}
 	start := now()
 	var store *db.DB
 	if o.DB != "" {
@@ -136,7 +147,7 @@ func Run(ctx context.Context, o Options, now func() time.Time) (*Report, error) 
 					return nil, err
 				}
 				rep.Games[game]++
-				rep.add(ps, st)
+				rep.add(game, ps, st)
 				if store != nil && len(ps) > 0 {
 					n, err := store.AddPuzzles(ctx, 0, ps, now())
 					if err != nil {
@@ -177,7 +188,7 @@ func Run(ctx context.Context, o Options, now func() time.Time) (*Report, error) 
 			}
 			rep.Games[g.Game]++
 			rep.Stored += n
-			rep.add(ps, st)
+			rep.add(g.Game, ps, st)
 		}
 	}
 	rep.Elapsed = now().Sub(start)
@@ -232,6 +243,12 @@ func (r *Report) String() string {
 	}
 	fmt.Fprintf(&b, "rejected: not unique %d (%s of candidates), gain not realised %d (%s), re-check at 10x nodes failed %d (%s), too many moves %d (%s)\n",
 		s.NotUnique, share(s.NotUnique), s.NoGain, share(s.NoGain), s.Recheck, share(s.Recheck), s.Skipped, share(s.Skipped))
+	for _, g := range puzzles.Games {
+		if gs := r.ByGame[g]; gs != nil {
+			fmt.Fprintf(&b, "  %s: positions %d, candidates %d, puzzles %d, not unique %d, gain not realised %d, re-check failed %d, too many moves %d\n",
+				g, gs.Positions, gs.Candidates, gs.Accepted, gs.NotUnique, gs.NoGain, gs.Recheck, gs.Skipped)
+		}
+	}
 	var lens []string
 	for n := 1; n <= 5; n++ {
 		lens = append(lens, fmt.Sprintf("%d: %d", n, r.Lengths[n]))

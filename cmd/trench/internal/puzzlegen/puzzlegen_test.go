@@ -63,3 +63,15 @@ func TestSelfPlayToFileAndDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedRunReports: a run stopped (Ctrl-C) still prints the report
+// of the games done and says it stopped.
+func TestStoppedRunReports(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout bytes.Buffer
+	err := Command(ctx, &stdout, []string{"generate", "--selfplay", "5", "--out", filepath.Join(t.TempDir(), "s.txt")})
+	if err == nil || !strings.Contains(stdout.String(), "games: 0 ") || !strings.Contains(stdout.String(), "stopped before the end") {
+		t.Fatalf("%v:\n%s", err, stdout.String())
+	}
+}
