@@ -330,3 +330,72 @@ func TestPuzzlePagesInFrench(t *testing.T) {
 		t.Fatalf("visitor's daily puzzle %q, want %q", href, daily)
 	}
 }
+
+// TestPuzzleBadAddresses: an unknown game, puzzle or theme, a puzzle
+// under another game's address, a solution move out of range and a line
+// too long are refused with 4xx and change nothing.
+func TestPuzzleBadAddresses(t *testing.T) {
+	s := startServer(t, "", nil)
+	id, _ := addRacePuzzle(t, s)
+	c := s.newClient(t)
+	c.SignUp("badder")
+	long := strings.Repeat("a1-a2,", 600)
+	for path, want := range map[string]int{
+		"/puzzles/cards":                                    http.StatusNotFound,
+		"/puzzles/trench?theme=bogus":                       http.StatusBadRequest,
+		"/puzzles/trench/999999":                            http.StatusNotFound,
+		"/puzzles/trench/abc":                               http.StatusNotFound,
+		fmt.Sprintf("/puzzles/trenches/%d", id):             http.StatusNotFound,
+		fmt.Sprintf("/puzzles/trench/%d?solution=9", id):    http.StatusBadRequest,
+		fmt.Sprintf("/puzzles/trench/%d?theme=nope", id):    http.StatusBadRequest,
+		fmt.Sprintf("/puzzles/trench/%d?line=%s", id, long): http.StatusBadRequest,
+	} {
+		c.Get(path)
+		if c.Status != want {
+			t.Errorf("%.60s: status %d, want %d", path, c.Status, want)
+		}
+	}
+	u, _ := s.DB.UserByName(context.Background(), "badder")
+	if _, n, _ := s.DB.PuzzleRating(context.Background(), u.ID, "trench"); n != 0 {
+		t.Fatalf("%d attempts rated", n)
+	}
+}
+
+// TestPuzzleIndexAndThemeFilter: /puzzles lists both games with their
+// puzzles (the shipped ones from the first start) and the player's
+// rating; choosing a theme leads to a puzzle of that theme, and once all
+// of them are done the page says none is left.
+func TestPuzzleIndexAndThemeFilter(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	c.SignUp("themer")
+	c.Get("/puzzles")
+	c.wantStatus(http.StatusOK)
+	for _, g := range []string{"trench", "trenches"} {
+		if got := c.text("#puzzles-" + g + " .hint"); got == "" || got == "Puzzles: 0" {
+			t.Fatalf("%s: %q", g, got)
+		}
+		if got := c.text("#puzzles-" + g + " .puzzle-rating"); got != "Your puzzle rating: 1500 (puzzles tried: 0)" {
+			t.Fatalf("%s rating: %q", g, got)
+		}
+	}
+	for i := 0; ; i++ {
+		c.Get("/puzzles/trenches?theme=blocking")
+		c.wantStatus(http.StatusOK)
+		if c.Last.Find("#puzzle-none").Length() == 1 {
+			break
+		}
+		if !strings.Contains(c.text("#puzzle-themes"), "Blocking") {
+			t.Fatalf("theme blocking gave %q", c.text("#puzzle-themes"))
+		}
+		if sel, _ := c.Last.Find(`#puzzle-theme-select option[selected]`).Attr("value"); sel != "blocking" {
+			t.Fatalf("the theme chosen is %q", sel)
+		}
+		// Give up: the solution counts as failed, and the next is another.
+		c.Click(c.Last.Find("#puzzle-show-solution"))
+		c.wantStatus(http.StatusOK)
+		if i > 100 {
+			t.Fatal("the same puzzles come back")
+		}
+	}
+}
