@@ -317,7 +317,7 @@ func TestPuzzlePagesInFrench(t *testing.T) {
 	if got := c.text("#daily-puzzle"); !strings.HasPrefix(got, views.T(ctx, "Daily puzzle")) {
 		t.Fatalf("daily puzzle on the dashboard: %q", got)
 	}
-	daily, _ := c.Last.Find("#daily-puzzle a").Attr("href")
+	daily, _ := c.Last.Find("#daily-puzzle a").First().Attr("href")
 	// The feed has the same daily puzzle, in French.
 	_, f := getFeed(t, feedURL(t, c))
 	if len(f.Daily) != 1 || !strings.HasPrefix(f.Daily[0], views.T(ctx, "Daily puzzle")) || !strings.HasSuffix(f.Daily[0], s.URL+daily) {
@@ -326,7 +326,7 @@ func TestPuzzlePagesInFrench(t *testing.T) {
 	// A visitor's home page shows it too.
 	v := s.newClient(t)
 	v.Get("/")
-	if href, _ := v.Last.Find("#daily-puzzle a").Attr("href"); href != daily {
+	if href, _ := v.Last.Find("#daily-puzzle a").First().Attr("href"); href != daily || v.Last.Find("#all-puzzles").AttrOr("href", "") != "/puzzles" {
 		t.Fatalf("visitor's daily puzzle %q, want %q", href, daily)
 	}
 }
