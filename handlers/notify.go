@@ -566,9 +566,13 @@ func (h *notifyHandler) feed(c echo.Context) error {
 		return err
 	} else if ok {
 		day := now.UTC().Truncate(24 * time.Hour)
+		title, err := dailyTitle(lctx, pz)
+		if err != nil {
+			return err
+		}
 		add(views.FeedEntry{
 			ID:      fmt.Sprintf("tag:%s,%s:puzzles/daily/%d", host, day.Format(time.DateOnly), pz.ID),
-			Title:   dailyTitle(lctx, pz),
+			Title:   title,
 			Link:    base + puzzleURL(pz.Game, pz.ID),
 			Summary: views.T(lctx, "Today's puzzle: find the best move."),
 			Updated: day,

@@ -349,7 +349,10 @@ func (h *puzzleHandler) show(c echo.Context) error {
 				st = next
 				break
 			}
-			player, _ := bot.Lookup(pz.Game)
+			player, ok := bot.Lookup(pz.Game)
+			if !ok {
+				return fmt.Errorf("puzzle %d: no computer player for %q", pz.ID, pz.Game)
+			}
 			th, err := think(player, next, bot.Request{Level: bot.Hard, Side: next.ToMove(), Seed: pz.ID,
 				Budget: bot.Budget{Nodes: refutationNodes, Stop: stopper(ctx, time.Now, bot.MoveCap(bot.Hard))}})
 			if err != nil {
@@ -468,19 +471,24 @@ func dailyPuzzle(c echo.Context, store *db.DB, now time.Time) (views.DailyPuzzle
 	if err != nil || !ok {
 		return views.DailyPuzzle{}, err
 	}
-	return views.DailyPuzzle{Href: puzzleURL(pz.Game, pz.ID), Title: dailyTitle(c.Request().Context(), pz)}, nil
+	title, err := dailyTitle(c.Request().Context(), pz)
+	if err != nil {
+		return views.DailyPuzzle{}, err
+	}
+	return views.DailyPuzzle{Href: puzzleURL(pz.Game, pz.ID), Title: title}, nil
 }
 
 // dailyTitle names the daily puzzle pz, e.g. "Daily puzzle: TRENCH,
-// Black to move".
-func dailyTitle(ctx context.Context, pz db.Puzzle) string {
+// Black to move". Errors: a stored position that does not decode.
+func dailyTitle(ctx context.Context, pz db.Puzzle) (string, error) {
 	eng, ok := rules.Lookup(pz.Game)
 	if !ok {
-		return views.T(ctx, "Daily puzzle")
+		return "", fmt.Errorf("puzzle %d: no game %q", pz.ID, pz.Game)
 	}
-	side := "?"
-	if st, err := pz.Start(); err == nil && st.ToMove().Valid() {
-		side = views.T(ctx, eng.SideNames()[st.ToMove()])
+	st, err := pz.Start()
+	if err != nil {
+		return "", fmt.Errorf("puzzle %d: %w", pz.ID, err)
 	}
-	return views.T(ctx, "Daily puzzle: %s, %s to move", views.T(ctx, eng.Title()), side)
+	side := views.T(ctx, eng.SideNames()[max(st.ToMove(), 0)])
+	return views.T(ctx, "Daily puzzle: %s, %s to move", views.T(ctx, eng.Title()), side), nil
 }
