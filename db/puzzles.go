@@ -182,8 +182,8 @@ func (db *DB) NextPuzzle(ctx context.Context, q PuzzleQuery) (Puzzle, bool, erro
 		if i >= 100 {
 			break
 		}
-		skip += ", ?"
 		args = append(args, id)
+		skip += fmt.Sprintf(", ?%d", len(args))
 	}
 	p, err := scanPuzzle(db.read.QueryRowContext(ctx, `SELECT `+puzzleColumns+` FROM puzzles p
 		WHERE p.game = ?1 AND (?2 = '' OR p.themes LIKE '% ' || ?2 || ' %')

@@ -135,3 +135,32 @@ func TestDailyPuzzle(t *testing.T) {
 		t.Fatalf("six days showed %d puzzles", len(seen))
 	}
 }
+
+// TestNextPuzzleSkips: a visitor's skipped puzzles are never given again:
+// walking the puzzles with the ones seen skipped gives each once.
+func TestNextPuzzleSkips(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	if _, err := store.AddPuzzles(ctx, 0, testPuzzles(), t0); err != nil {
+		t.Fatal(err)
+	}
+	var seen []int64
+	for i := 0; i < 10; i++ {
+		p, ok, err := store.NextPuzzle(ctx, db.PuzzleQuery{Game: "trench", Rating: 1500, Skip: seen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		for _, id := range seen {
+			if id == p.ID {
+				t.Fatalf("puzzle %d given again after %v", id, seen)
+			}
+		}
+		seen = append(seen, p.ID)
+	}
+	if len(seen) != 3 {
+		t.Fatalf("walked %v, want the 3 puzzles", seen)
+	}
+}
