@@ -225,6 +225,23 @@ func TestPuzzleShowSolution(t *testing.T) {
 	if got := c.text("#puzzle-rating-change"); got != "Sign in to have your puzzles rated." {
 		t.Fatalf("visitor: %q", got)
 	}
+	// The visitor's next puzzles of the theme are others, until none is
+	// left: the cookie remembers those done.
+	c.HTMX = false
+	seen := map[string]bool{fmt.Sprintf("/puzzles/trench/%d", id): true}
+	for i := 0; ; i++ {
+		c.Get("/puzzles/trench?theme=race")
+		c.wantStatus(http.StatusOK)
+		if c.Last.Find("#puzzle-none").Length() == 1 {
+			break
+		}
+		at := strings.SplitN(strings.TrimPrefix(c.URL, s.URL), "?", 2)[0]
+		if seen[at] || i > 50 {
+			t.Fatalf("%s given again to the visitor", at)
+		}
+		seen[at] = true
+		c.Click(c.Last.Find("#puzzle-show-solution"))
+	}
 }
 
 // TestPuzzlesNeverFromARunningGame: the puzzle job looks for puzzles in
