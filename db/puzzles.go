@@ -311,3 +311,19 @@ func (db *DB) DailyPuzzle(ctx context.Context, now time.Time) (Puzzle, bool, err
 	}
 	return Puzzle{}, false, nil
 }
+
+// AnalysisScores returns the scores (side 0's view) of the positions of
+// game gameID that its analysis evaluated, by ply; nil when it has none.
+// The puzzle search takes them instead of searching those positions
+// again.
+func (db *DB) AnalysisScores(ctx context.Context, gameID int64) (map[int]int, error) {
+	a, found, err := db.Analysis(ctx, gameID)
+	if err != nil || !found || len(a.Plies) == 0 {
+		return nil, err
+	}
+	out := make(map[int]int, len(a.Plies))
+	for _, p := range a.Plies {
+		out[p.Ply] = p.Score
+	}
+	return out, nil
+}

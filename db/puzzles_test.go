@@ -164,3 +164,27 @@ func TestNextPuzzleSkips(t *testing.T) {
 		t.Fatalf("walked %v, want the 3 puzzles", seen)
 	}
 }
+
+// TestAnalysisScores: the scores of an analysed game's positions, by ply,
+// for the puzzle search; none for a game without analysis.
+func TestAnalysisScores(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "ann", "bob")
+	g := finishedGame(t, store, us[0], us[1], 4)
+	if s, err := store.AnalysisScores(ctx, g.ID); err != nil || s != nil {
+		t.Fatalf("without analysis: %v %v", s, err)
+	}
+	if _, err := store.QueueAnalysis(ctx, g.ID, us[0].ID, 100, t0); err != nil {
+		t.Fatal(err)
+	}
+	for ply, score := range []int{10, -250} {
+		if err := store.StoreAnalysisPly(ctx, g.ID, db.AnalysisPly{Ply: ply, Score: score}, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := store.AnalysisScores(ctx, g.ID)
+	if err != nil || len(s) != 2 || s[0] != 10 || s[1] != -250 {
+		t.Fatalf("scores %v %v", s, err)
+	}
+}

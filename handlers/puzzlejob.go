@@ -61,8 +61,9 @@ func (c *computer) puzzleRound(ctx context.Context, wg *sync.WaitGroup) error {
 	return nil
 }
 
-// findPuzzles searches finished game g for puzzles and stores them with
-// the mark that g was looked at.
+// findPuzzles searches finished game g for puzzles, taking the values of
+// its analysis where it has one, and stores them with the mark that g was
+// looked at.
 func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 	moves, err := c.db.Moves(ctx, g.ID)
 	if err != nil {
@@ -71,6 +72,10 @@ func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 	ms := make([]string, len(moves))
 	for i, m := range moves {
 		ms[i] = m.Move
+	}
+	scores, err := c.db.AnalysisScores(ctx, g.ID)
+	if err != nil {
+		return err
 	}
 	if !c.acquire(ctx, puzzleOwner) {
 		return nil
@@ -92,7 +97,7 @@ func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 			}
 			done <- f
 		}()
-		f.ps, _, f.err = puzzles.FindInRecord(g.Game, g.Variant, g.StartState, ms, g.Seed, stopper(ctx, c.clock, analysisCap*10))
+		f.ps, _, f.err = puzzles.FindInRecord(g.Game, g.Variant, g.StartState, ms, g.Seed, stopper(ctx, c.clock, analysisCap*10), scores)
 	}()
 	f := <-done
 	c.release(puzzleOwner)

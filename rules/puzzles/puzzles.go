@@ -9,7 +9,8 @@
 // # How a puzzle is found
 //
 // Every position of a game is searched once with a small budget (Scan
-// nodes), as the analysis does. A position is a candidate when the move
+// nodes), as the analysis does, unless the game's analysis already gave
+// its value (Generator.Scores). A position is a candidate when the move
 // that led to it lost at least Margin for the side that made it (the
 // position is worth at least Margin more to the side to move, the solver,
 // than the one before was to the opponent), or when the solver now has a
@@ -165,6 +166,10 @@ type Generator struct {
 	// Stop, when not nil, is every search's bot.Budget.Stop: once it says
 	// so the searches end early and what Find returns means nothing.
 	Stop func() bool
+	// Scores are known values of the positions Find is given, by index,
+	// from Side0's view in the player's units (a game analysis' scores):
+	// Find takes them instead of its own scan of those positions.
+	Scores map[int]int
 }
 
 // New returns the generator of game (an engine key) with its registered
@@ -261,9 +266,16 @@ func (g *Generator) Find(states []rules.State) ([]Puzzle, Stats, error) {
 		}
 		st.Positions++
 		seed := g.Seed ^ int64(i)*0x2545f4914f6cdd1d
-		v, err := g.value(s, s.ToMove(), g.Config.Scan, seed)
-		if err != nil {
-			return out, st, err
+		v, known := g.Scores[i]
+		if known {
+			if s.ToMove() == rules.Side1 {
+				v = -v
+			}
+		} else {
+			var err error
+			if v, err = g.value(s, s.ToMove(), g.Config.Scan, seed); err != nil {
+				return out, st, err
+			}
 		}
 		cand := i > 0 && ((v+prev >= g.Config.Margin && v >= g.Config.Margin/2) || (v >= proven && prev > -proven))
 		prev = v

@@ -110,3 +110,22 @@ func TestNoCards(t *testing.T) {
 		t.Fatal("cards listed")
 	}
 }
+
+// TestFindTakesKnownScores: the positions whose values an analysis gave
+// are not searched again: a game whose analysis says every position is
+// even gives no candidate, where its own scan finds puzzles.
+func TestFindTakesKnownScores(t *testing.T) {
+	states, err := SelfPlay("trench", "single", bot.Easy, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := New("trench", "single", 1)
+	g.Scores = map[int]int{}
+	for i := range states {
+		g.Scores[i] = 0
+	}
+	ps, st, err := g.Find(states)
+	if err != nil || st.Candidates != 0 || len(ps) != 0 || st.Positions == 0 {
+		t.Fatalf("with even scores: %+v, %d puzzles, %v", st, len(ps), err)
+	}
+}

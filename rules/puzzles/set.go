@@ -87,13 +87,15 @@ func Starter() ([]Puzzle, error) { return ParseSet(strings.NewReader(starter)) }
 // game and variant (engine key and variant key), its start state as
 // stored, and its moves. Errors: a game without puzzles, a record that
 // does not replay, or the player's.
-// stop, when not nil, ends the searches early (Generator.Stop).
-func FindInRecord(game, variant, start string, moves []string, seed int64, stop func() bool) ([]Puzzle, Stats, error) {
+// stop, when not nil, ends the searches early (Generator.Stop); scores
+// are the positions' values known from an analysis (Generator.Scores),
+// nil for none.
+func FindInRecord(game, variant, start string, moves []string, seed int64, stop func() bool, scores map[int]int) ([]Puzzle, Stats, error) {
 	g, err := New(game, variant, seed)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	g.Stop = stop
+	g.Stop, g.Scores = stop, scores
 	eng, ok := rules.Lookup(game)
 	if !ok {
 		return nil, Stats{}, fmt.Errorf("puzzles: no game %q", game)

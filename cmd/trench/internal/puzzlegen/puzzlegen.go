@@ -196,7 +196,7 @@ func Run(ctx context.Context, o Options, now func() time.Time) (*Report, error) 
 }
 
 // FromGame looks for puzzles in finished game g of store, seeded by the
-// game's own seed.
+// game's own seed, taking the values of its analysis where it has one.
 func FromGame(ctx context.Context, store *db.DB, g db.Game) ([]puzzles.Puzzle, puzzles.Stats, error) {
 	moves, err := store.Moves(ctx, g.ID)
 	if err != nil {
@@ -206,7 +206,11 @@ func FromGame(ctx context.Context, store *db.DB, g db.Game) ([]puzzles.Puzzle, p
 	for i, m := range moves {
 		ms[i] = m.Move
 	}
-	return puzzles.FindInRecord(g.Game, g.Variant, g.StartState, ms, g.Seed, nil)
+	scores, err := store.AnalysisScores(ctx, g.ID)
+	if err != nil {
+		return nil, puzzles.Stats{}, err
+	}
+	return puzzles.FindInRecord(g.Game, g.Variant, g.StartState, ms, g.Seed, nil, scores)
 }
 
 // dedup keeps the first puzzle of each position.
