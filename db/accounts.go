@@ -343,6 +343,8 @@ func (db *DB) DeleteAccount(ctx context.Context, userID int64, now time.Time) er
 		`DELETE FROM ratings WHERE user_id = ?1`,
 		`DELETE FROM game_notes WHERE user_id = ?1`,
 		`DELETE FROM lesson_progress WHERE user_id = ?1`,
+		`DELETE FROM puzzle_attempts WHERE user_id = ?1`,
+		`DELETE FROM puzzle_ratings WHERE user_id = ?1`,
 		`UPDATE users SET name = '` + TombstonePrefix + `' || id, password_hash = '', is_admin = 0, suspended_at = NULL,
 			deleted_at = ?2, session_gen = session_gen + 1 WHERE id = ?1`,
 	} {

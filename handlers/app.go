@@ -148,6 +148,9 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
+	if err := loadStarterPuzzles(ctx, store, cfg.Now()); err != nil {
+		return nil, nil, err
+	}
 	comps, err := store.Computers(ctx)
 	if err != nil {
 		return nil, nil, err

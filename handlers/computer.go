@@ -57,8 +57,9 @@ type computer struct {
 	busy      map[int64]bool // games with a search under way
 	failed    map[int64]int  // games whose search failed, and at which ply (not retried there)
 	analysing bool
-	running   int // searches under way
-	peak      int // the most searches that were ever under way at once
+	puzzling  bool // a finished game is being searched for puzzles
+	running   int  // searches under way
+	peak      int  // the most searches that were ever under way at once
 }
 
 func newComputer(store *db.DB, cfg Config) *computer {
@@ -167,8 +168,12 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 		return nil
 	}
 	an, ok, err := c.db.NextAnalysis(ctx)
-	if err != nil || !ok {
+	if err != nil {
 		return err
+	}
+	if !ok {
+		// Nothing to analyse: the puzzles' turn, the lowest of all.
+		return c.puzzleRound(ctx, wg)
 	}
 	c.mu.Lock()
 	c.analysing = true

@@ -566,6 +566,23 @@ func (h *notifyHandler) feed(c echo.Context) error {
 			Updated: g.EndedAt,
 		})
 	}
+	// The daily puzzle, one entry a day.
+	if pz, ok, err := h.db.DailyPuzzle(ctx, now); err != nil {
+		return err
+	} else if ok {
+		day := now.UTC().Truncate(24 * time.Hour)
+		title, err := dailyTitle(lctx, pz)
+		if err != nil {
+			return err
+		}
+		add(views.FeedEntry{
+			ID:      fmt.Sprintf("tag:%s,%s:puzzles/daily/%d", host, day.Format(time.DateOnly), pz.ID),
+			Title:   title,
+			Link:    base + puzzleURL(pz.Game, pz.ID),
+			Summary: views.T(lctx, "Today's puzzle: find the best move."),
+			Updated: day,
+		})
+	}
 	var buf bytes.Buffer
 	if err := views.WriteAtom(&buf, f); err != nil {
 		return err

@@ -403,6 +403,9 @@ type atomFeed struct {
 			Rel  string `xml:"rel,attr"`
 		} `xml:"link"`
 	} `xml:"entry"`
+	// Daily is the daily puzzle's entry, "title link", taken out of
+	// Entries by getFeed so that Entries holds the games alone.
+	Daily []string `xml:"-"`
 }
 
 // getFeed fetches u without any cookie and parses it as Atom; it returns
@@ -438,6 +441,15 @@ func getFeed(t *testing.T, u string) (int, atomFeed) {
 			t.Fatalf("entry updated %q: %v", e.Updated, err)
 		}
 	}
+	games := f.Entries[:0]
+	for _, e := range f.Entries {
+		if strings.Contains(e.ID, ":puzzles/daily/") {
+			f.Daily = append(f.Daily, e.Title+" "+e.Links[0].Href)
+			continue
+		}
+		games = append(games, e)
+	}
+	f.Entries = games
 	return res.StatusCode, f
 }
 

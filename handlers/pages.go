@@ -42,9 +42,13 @@ func gameSummary(c echo.Context, key string) string {
 func (h *pageHandler) home(c echo.Context) error {
 	v := currentViewer(c)
 	if v.ID == 0 {
+		var err error
 		home := views.Home{Page: pageOf(c, tr(c, "Welcome"))}
 		for _, e := range engines() {
 			home.Games = append(home.Games, views.GameInfo{Key: e.Key(), Title: tr(c, e.Title()), Summary: gameSummary(c, e.Key())})
+		}
+		if home.Daily, err = dailyPuzzle(c, h.db, h.now()); err != nil {
+			return err
 		}
 		return render(c, http.StatusOK, views.HomeView(home), nil)
 	}
@@ -58,6 +62,9 @@ func (h *pageHandler) home(c echo.Context) error {
 			d.PushKey = h.pushKey // a game waits: the page offers notifications
 			break
 		}
+	}
+	if d.Daily, err = dailyPuzzle(c, h.db, h.now()); err != nil {
+		return err
 	}
 	return render(c, http.StatusOK, views.DashboardView(d), nil)
 }

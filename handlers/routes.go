@@ -51,6 +51,11 @@ func (a *App) routes(e *echo.Echo) error {
 	site.GET("/learn/:game", learn.course)
 	site.GET("/learn/:game/:n", learn.step)
 
+	puzzle := &puzzleHandler{db: a.db, now: a.cfg.Now, secure: a.cfg.SecureCookies}
+	site.GET("/puzzles", puzzle.index)
+	site.GET("/puzzles/:game", puzzle.next)
+	site.GET("/puzzles/:game/:id", puzzle.show)
+
 	site.GET("/signup", auth.signUpForm)
 	site.POST("/signup", auth.signUp)
 	site.GET("/signin", auth.signInForm)

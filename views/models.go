@@ -81,6 +81,7 @@ type MatchRow struct {
 
 // Dashboard is the signed-in home page.
 type Dashboard struct {
+	Daily DailyPuzzle // the daily puzzle; "" Href when there is none
 	Page
 	LiveURL string // the dashboard's event stream
 	// PushKey is the server's VAPID public key (base64url) when the page
@@ -100,6 +101,7 @@ type Dashboard struct {
 type Home struct {
 	Page
 	Games []GameInfo
+	Daily DailyPuzzle // "" Href when there is no puzzle
 }
 
 // GameInfo names a game and its rules page.

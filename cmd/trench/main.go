@@ -54,6 +54,7 @@ const usage = `usage:
   trench crashtest [--rounds N] [--load D] [--bin FILE]
   trench bot move trench|trenches|cards POSITION [--rules R] [--level L] [--movetime MS] [--nodes N] [--seed N]
   trench bot duel --game trench|trenches|cards [--rules R] --a LEVEL --b LEVEL --games N [--movetime MS | --nodes N] [--seed N]
+  trench puzzles generate [--db FILE] [--selfplay N [--level L] [--seed S] [--game trench,trenches] [--out FILE]]
 GAME is trench, trenches or cards.
 LEVEL is easy, medium, hard, random or greedy.`
 
@@ -87,6 +88,8 @@ func run(ctx context.Context, args []string) error {
 		return crashtest.Command(ctx, os.Stdout, args[1:])
 	case "bot":
 		return botCommand(ctx, os.Stdout, os.Stderr, args[1:])
+	case "puzzles":
+		return puzzlesCommand(ctx, os.Stdout, args[1:])
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return nil
