@@ -434,7 +434,7 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 						return views.GamePage{}, err
 					}
 					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
-					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, TakenBack: g.TakenBack, Move: pending,
+					p.Pending = &views.PendingMove{Move: pending,
 						Text: logText(ctx, st.Describe(pending, side)), CancelHref: gameURL}
 				} else {
 					if pending != "" && p.Message == "" {
@@ -496,10 +496,12 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.LiveURL += "&tab=" + p.LiveTab
 		}
 	}
-	// The messages and the rematch offer: on a full page, and with the
-	// answer to a message (alone or with a move); otherwise the panel's
-	// own poll brings what is new.
-	if social, _ := c.Get("social").(bool); social || !isHTMX(c) {
+	// The messages and the rematch offer: on a full page, with the answer
+	// to a message (alone or with a move), and with a move shown pending,
+	// whose message field is the panel's (the one that goes with the
+	// move, whatever the panel showed before); otherwise the panel's own
+	// poll brings what is new.
+	if social, _ := c.Get("social").(bool); social || !isHTMX(c) || p.Pending != nil {
 		if err := h.social(c, s, &p); err != nil {
 			return views.GamePage{}, err
 		}

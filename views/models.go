@@ -412,14 +412,10 @@ type GamePage struct {
 	OfferConfirm bool
 }
 
-// PendingMove is a completed move waiting for "Send move": the form
-// posts Move against Ply (the ply guard refuses it once the game moved
-// on); Cancel goes back to the position without it.
+// PendingMove is a completed move waiting for "Send move": the board's
+// form posts Move against the ply it shows (the ply guard refuses it once
+// the game moved on); Cancel goes back to the position without it.
 type PendingMove struct {
-	Action     string // "/games/12/move"
-	CSRF       string
-	Ply        int
-	TakenBack  int // the game's count of moves taken back (Play.TakenBack)
 	Move       string
 	Text       string // the move in words, for the viewer
 	CancelHref string
