@@ -324,7 +324,7 @@ func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 
 	t.Phase, t.Stage = cardsPhase(ctx, v, p)
 	t.Status = boardStatus(ctx, p, t.Phase)
-	if said := cardsLastSaid(ctx, v, p); said != "" {
+	if said := cardsLastSaid(ctx, v, p); said != "" && p.Answer == "" {
 		t.Status = said + " " + t.Status
 	}
 	if player && v.ToMove == p.Viewer && p.CanMove && !reveal {

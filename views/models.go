@@ -287,6 +287,10 @@ type Play struct {
 	// the position shown, as anyone may know it; nil in the other games
 	// and before the first action.
 	CardsLast *CardsAction
+	// Answer is the answer to a question typed in the move box ("where
+	// are my Colonels"): the live region says it instead of the last move,
+	// and the page shows it under the board. "" when none was asked.
+	Answer string
 }
 
 // CardsAction is an action of Trench, the card game without its hidden
