@@ -50,10 +50,16 @@ func (h *lessonHandler) progress(c echo.Context) (lessonProgress, error) {
 	if v := currentViewer(c); v.ID != 0 {
 		return h.db.LessonsDone(c.Request().Context(), v.ID)
 	}
+	return cookieProgress(c, h.secure), nil
+}
+
+// cookieProgress reads a visitor's progress from the lesson cookie; no
+// cookie, or a damaged one, is nothing done.
+func cookieProgress(c echo.Context, secure bool) lessonProgress {
 	out := lessonProgress{}
-	ck, err := c.Cookie(cookieName(lessonCookie, h.secure))
+	ck, err := c.Cookie(cookieName(lessonCookie, secure))
 	if err != nil {
-		return out, nil // no cookie: nothing done yet
+		return out // no cookie: nothing done yet
 	}
 	for _, part := range strings.Split(ck.Value, "_") {
 		game, mask, ok := strings.Cut(part, ".")
@@ -71,7 +77,37 @@ func (h *lessonHandler) progress(c echo.Context) (lessonProgress, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
+}
+
+// carryLessonProgress moves a visitor's progress from the lesson cookie
+// into the account userID has just signed up for or into: the steps are
+// recorded in the account, and the cookie is cleared. No cookie changes
+// nothing.
+func carryLessonProgress(c echo.Context, d *db.DB, secure bool, userID int64, now time.Time) error {
+	done := map[string][]int{}
+	for game, steps := range cookieProgress(c, secure) {
+		for n, ok := range steps {
+			if ok && n <= len(mustCourse(game).Steps) {
+				done[game] = append(done[game], n)
+			}
+		}
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	if err := d.MarkLessonsDone(c.Request().Context(), userID, done, now); err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: cookieName(lessonCookie, secure), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode})
+	return nil
+}
+
+// mustCourse is the course of game, which cookieProgress has checked.
+func mustCourse(game string) lessons.Course {
+	course, _ := lessons.Lookup(game)
+	return course
 }
 
 // markDone records step n (from 1) of game as done: in the account, or

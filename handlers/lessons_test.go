@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/trench-games/trench/rules/lessons"
 	"github.com/trench-games/trench/views"
 )
@@ -258,5 +259,56 @@ func TestLessonHintMarksTheSquares(t *testing.T) {
 				t.Fatalf("%s: the hint shown is not said", page)
 			}
 		}
+	}
+}
+
+// TestVisitorLessonProgressCarriedIntoTheAccount: the steps a visitor
+// completed (kept in a cookie) are in the account they then sign up for,
+// and in the one they sign in to; the account keeps them on another
+// browser.
+func TestVisitorLessonProgressCarriedIntoTheAccount(t *testing.T) {
+	s := startServer(t, "", nil)
+	done := func(c *client, game string) []string {
+		t.Helper()
+		c.Get("/learn/" + game)
+		c.wantStatus(http.StatusOK)
+		var out []string
+		c.Last.Find("#learn-steps li.done").Each(func(_ int, li *goquery.Selection) {
+			out = append(out, li.AttrOr("data-step", ""))
+		})
+		return out
+	}
+	// A visitor does a Trenches step, then signs up.
+	v := s.newClient(t)
+	v.Get("/learn/trenches/4?line=e5-i9")
+	if v.Last.Find("#lesson-right").Length() != 1 {
+		t.Fatal("e5-i9 does not win the blocking step")
+	}
+	v.SignUp("ann")
+	if got := done(v, "trenches"); len(got) != 1 || got[0] != "4" {
+		t.Fatalf("after signing up, the steps done are %v, want [4]", got)
+	}
+	elsewhere := s.newClient(t)
+	if st := elsewhere.SignIn("ann", "correct horse"); st != http.StatusOK {
+		t.Fatalf("sign in: %d", st)
+	}
+	if got := done(elsewhere, "trenches"); len(got) != 1 || got[0] != "4" {
+		t.Fatalf("in the account on another browser, the steps done are %v, want [4]", got)
+	}
+
+	// Another visitor does a TRENCH step, then signs in to ann's account.
+	w := s.newClient(t)
+	w.Get("/learn/trench/1?line=c3-c4")
+	if w.Last.Find("#lesson-right").Length() != 1 {
+		t.Fatal("c3-c4 does not do the first TRENCH step")
+	}
+	if st := w.SignIn("ann", "correct horse"); st != http.StatusOK {
+		t.Fatalf("sign in: %d", st)
+	}
+	if got := done(elsewhere, "trench"); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("after a visitor's sign-in, the account's TRENCH steps done are %v, want [1]", got)
+	}
+	if got := done(elsewhere, "trenches"); len(got) != 1 {
+		t.Fatalf("the account's Trenches steps are now %v", got)
 	}
 }
