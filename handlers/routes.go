@@ -49,6 +49,7 @@ func (a *App) routes(e *echo.Echo) error {
 	learn := &lessonHandler{db: a.db, now: a.cfg.Now, secure: a.cfg.SecureCookies}
 	site.GET("/learn", learn.index)
 	site.GET("/learn/:game", learn.course)
+	site.GET("/learn/:game/play", learn.final)
 	site.GET("/learn/:game/:n", learn.step)
 
 	site.GET("/signup", auth.signUpForm)
