@@ -53,3 +53,32 @@ func (db *DB) MarkLessonDone(ctx context.Context, userID int64, game string, ste
 	}
 	return tx.Commit()
 }
+
+// MarkLessonsDone records in one transaction that userID completed the
+// steps of done (by game, the engine's key, and step from 1): a visitor's
+// progress carried into the account. Steps already recorded stay as they
+// were. Errors: KindInvalid for a step out of 1–100 or a game name empty
+// or longer than 16 bytes (nothing is recorded then).
+func (db *DB) MarkLessonsDone(ctx context.Context, userID int64, done map[string][]int, now time.Time) error {
+	for game, steps := range done {
+		for _, step := range steps {
+			if game == "" || len(game) > 16 || step < 1 || step > maxLessonStep {
+				return Errorf(KindInvalid, "No such lesson step.")
+			}
+		}
+	}
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for game, steps := range done {
+		for _, step := range steps {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lesson_progress (user_id, game, step, done_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT DO NOTHING`, userID, game, step, unix(now)); err != nil {
+				return fmt.Errorf("db: mark lessons done: %w", err)
+			}
+		}
+	}
+	return tx.Commit()
+}

@@ -40,3 +40,26 @@ func TestLessonProgress(t *testing.T) {
 		t.Fatalf("after the account was deleted: %v %v", done, err)
 	}
 }
+
+// TestLessonsDoneCarriedTogether: the steps of a visitor's cookie join
+// the account's in one go, those already there kept once; one step out of
+// range refuses the whole and records nothing.
+func TestLessonsDoneCarriedTogether(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "ann")
+	if err := store.MarkLessonDone(ctx, us[0].ID, "trench", 2, t0); err != nil {
+		t.Fatal(err)
+	}
+	wantKind(t, store.MarkLessonsDone(ctx, us[0].ID, map[string][]int{"trench": {3}, "cards": {101}}, t0), db.KindInvalid)
+	if err := store.MarkLessonsDone(ctx, us[0].ID, map[string][]int{"trench": {1, 2}, "trenches": {4}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	done, err := store.LessonsDone(ctx, us[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 2 || len(done["trench"]) != 2 || !done["trench"][1] || !done["trench"][2] || !done["trenches"][4] {
+		t.Fatalf("ann's lessons: %v", done)
+	}
+}

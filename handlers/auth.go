@@ -32,6 +32,8 @@ type authHandler struct {
 	dummyOnce sync.Once
 	dummy     []byte
 	dummyErr  error
+	// secure: cookies only over HTTPS (the lesson cookie's name).
+	secure bool
 	// settingsPage renders the settings page (notifyHandler.settingsPage).
 	settingsPage func(c echo.Context, status int, p views.SettingsPage) error
 }
@@ -110,6 +112,9 @@ func (h *authHandler) signUp(c echo.Context) error {
 	if err := h.rememberBrowserLanguage(c, u.ID); err != nil {
 		return err
 	}
+	if err := carryLessonProgress(c, h.db, h.secure, u.ID, h.now()); err != nil {
+		return err
+	}
 	if err := h.sessions.start(c, u.ID); err != nil {
 		return err
 	}
@@ -168,6 +173,9 @@ func (h *authHandler) signIn(c echo.Context) error {
 		return formError(c, http.StatusForbidden, false, name, tr(c, "This account is suspended. Please ask the server's admin."))
 	}
 	if err := h.rememberBrowserLanguage(c, u.ID); err != nil {
+		return err
+	}
+	if err := carryLessonProgress(c, h.db, h.secure, u.ID, h.now()); err != nil {
 		return err
 	}
 	if err := h.sessions.start(c, u.ID); err != nil {

@@ -183,14 +183,13 @@ func (p *player) wantMoveStored(ply int, move string) {
 func (p *player) clickAnyMove(rng *rand.Rand, ply int) {
 	p.t.Helper()
 	for step := 0; step < 8; step++ {
-		if step > 0 {
-			if buttons := p.clicksOf(`#board button[name="move"]`); len(buttons) > 0 {
-				sel := fmt.Sprintf(`#board button[name="move"][data-click=%q]`, buttons[rng.IntN(len(buttons))])
-				move := p.b.attr(sel, "value")
-				p.click(sel)
-				p.wantMoveStored(ply, move)
-				return
-			}
+		// A completing click (the card game's refill is one, the first).
+		if buttons := p.clicksOf(`#board button[name="move"]`); len(buttons) > 0 {
+			sel := fmt.Sprintf(`#board button[name="move"][data-click=%q]`, buttons[rng.IntN(len(buttons))])
+			move := p.b.attr(sel, "value")
+			p.click(sel)
+			p.wantMoveStored(ply, move)
+			return
 		}
 		sel := `#board a[data-click]`
 		switch {

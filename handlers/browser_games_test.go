@@ -796,18 +796,31 @@ func (p *player) cardsRefills() int {
 		if v.Phase != cards.PhaseRefillFront && v.Phase != cards.PhaseRefillBack {
 			return n
 		}
-		p.cardsWantActions("refill")
+		// The refill is one click, its card: the Refill word is shown as
+		// the action under way, not as a link.
+		p.cardsWantActions()
+		if got := p.b.text(`#cards-actions .cards-action-active`); got != "Refill" {
+			p.t.Fatalf("during a refill the action bar marks %q, want Refill", got)
+		}
 		if got := p.b.text("#cards-phase"); !strings.HasPrefix(got, "Refill your "+v.RefillSlot+" ") {
 			p.t.Fatalf("during a refill of %s the table says %q", v.RefillSlot, got)
 		}
+		p.wantStage("Refill " + v.RefillSlot + ": click the card that goes there.")
 		open := p.b.count(`#board .cards-bottom .cards-open`)
 		if (v.Phase == cards.PhaseRefillFront) != (open == 1) {
 			p.t.Fatalf("in phase %s %d open slots are marked", v.Phase, open)
 		}
-		move, _ := p.cardsAction("refill", false)
-		if !strings.HasPrefix(move, "refill "+v.RefillSlot+" ") {
-			p.t.Fatalf("the refill of %s submitted %q", v.RefillSlot, move)
+		sel := `#board .cards-table button[name="move"].target`
+		if !p.b.eval(`getComputedStyle(document.querySelector('` + sel + `')).outlineStyle !== 'none'`) {
+			p.t.Fatal("the cards that can fill the slot carry no visible mark")
 		}
+		move := p.b.attr(sel, "value")
+		if !strings.HasPrefix(move, "refill "+v.RefillSlot+" ") {
+			p.t.Fatalf("the refill of %s offers %q", v.RefillSlot, move)
+		}
+		p.click(sel)
+		p.afterMove(g.Ply+1, move)
+		p.cardsCheckPage("after " + move)
 	}
 	p.t.Fatal("more than three refills in a row")
 	return n
@@ -821,11 +834,7 @@ func (p *player) cardsAction(word string, back bool) (move, last string) {
 	p.t.Helper()
 	g := p.game()
 	label := strings.ToUpper(word[:1]) + word[1:]
-	if word == string(cards.Refill) {
-		p.wantStage("Click Refill below.")
-	} else {
-		p.wantStage("Click Shift, Recon or Attack below.")
-	}
+	p.wantStage("Click Shift, Recon or Attack below.")
 	if n := p.b.count(`#board .target, #cards-actions .cards-action-active, #unselect`); n != 0 {
 		p.t.Fatalf("%d places or actions are marked before an action is chosen", n)
 	}

@@ -58,7 +58,7 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 
 // TestBrowserLessonsAxe: axe-core finds no serious or critical violation
 // on the lesson pages: the list, a course, a step of each game (with the
-// hint shown), a step done and a step failed.
+// hint shown), a step done and a step failed, and the final games.
 func TestBrowserLessonsAxe(t *testing.T) {
 	needChromium(t)
 	src, err := os.ReadFile("testdata/axe.min.js")
@@ -68,7 +68,8 @@ func TestBrowserLessonsAxe(t *testing.T) {
 	s := startServer(t, "", nil)
 	b := newTab(t, s, true)
 	for _, p := range []string{"/learn", "/learn/trench", "/learn/trench/4?hint=1", "/learn/trenches/2?hint=1",
-		"/learn/cards/3?hint=1", "/learn/trench/1?line=c3-c4", "/learn/trench/1?line=b2-b3"} {
+		"/learn/cards/3?hint=1", "/learn/trench/1?line=c3-c4", "/learn/trench/1?line=b2-b3",
+		"/learn/trench/play", "/learn/trenches/play", "/learn/cards/play"} {
 		b.open(p)
 		b.axeCheck(p, src)
 	}

@@ -357,8 +357,8 @@ func (w *leakWatch) submit(c *client, form *goquery.Selection, extra url.Values,
 
 // cardsClickMove plays one move of the card game as a person does: an
 // action word of the action bar, then the places it involves, the last
-// click submitting the move. Now and then it steps back once. It returns
-// the move submitted.
+// click submitting the move; a refill is the one click of its card. Now
+// and then it steps back once. It returns the move submitted.
 func (w *leakWatch) cardsClickMove(c *client, rng *rand.Rand) string {
 	w.t.Helper()
 	page := fmt.Sprintf("/games/%d", w.id)
@@ -367,11 +367,20 @@ func (w *leakWatch) cardsClickMove(c *client, rng *rand.Rand) string {
 	backs := 0
 	for step := 0; step < 10; step++ {
 		board := c.Last.Find("#board")
-		if step == 0 {
+		refill := board.Find(`.cards-table button[name="move"].target`)
+		if step == 0 && refill.Length() == 0 {
 			if n := board.Find(`#cards-actions a[data-click]`).Length(); n == 0 {
 				html, _ := c.Last.Find("#game").Html()
 				w.t.Fatalf("%s: no action to click at ply %d: %.1500s", c.Name, w.ply, html)
 			}
+		}
+		if step == 0 && refill.Length() > 0 {
+			move, _ := refill.Eq(rng.IntN(refill.Length())).Attr("value")
+			if !strings.HasPrefix(move, "refill ") {
+				w.t.Fatalf("%s: %q is offered in one click at ply %d", c.Name, move, w.ply)
+			}
+			w.submit(c, board, url.Values{"move": {move}})
+			return move
 		}
 		if step > 0 && backs == 0 && rng.IntN(10) == 0 && board.Find("#unselect").Length() == 1 {
 			backs++

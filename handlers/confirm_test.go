@@ -61,6 +61,70 @@ func clickToPending(t *testing.T, c *client, id int64) string {
 	return ""
 }
 
+// sendPending clicks "Send move" under the move c's page shows pending:
+// the board's form posts the move.
+func sendPending(t *testing.T, c *client, extra ...string) {
+	t.Helper()
+	move, ok := c.Last.Find("#send-move").Attr("value")
+	if !ok {
+		t.Fatalf("%s: no Send move button", c.Name)
+	}
+	if f, _ := c.Last.Find("#send-move").Attr("form"); f != "board" {
+		t.Fatalf("%s: Send move belongs to the form %q, want the board's", c.Name, f)
+	}
+	vals := url.Values{"move": {move}}
+	if len(extra) > 0 {
+		vals.Set("message", extra[0])
+	}
+	c.Submit(c.Last.Find("#board"), vals)
+}
+
+// TestPendingMoveHasOneMessageBox: with a move pending (Confirm moves),
+// the game page shows one message box, the one that goes with the move,
+// and a message typed in it is sent with "Send move"; with JavaScript the
+// fragment that shows the pending move carries the social panel with the
+// same field (same id, so that the text typed before the click stays).
+func TestPendingMoveHasOneMessageBox(t *testing.T) {
+	for _, js := range []bool{false, true} {
+		t.Run(fmt.Sprintf("js=%v", js), func(t *testing.T) {
+			s := startServer(t, "", nil)
+			alice, bob := signedUpPair(t, s)
+			setConfirmMoves(t, alice, true)
+			id := challenge(t, alice, bob, "trench", "single", "0")
+			if mover, _ := whoMoves(t, s, id, alice, bob); mover != alice {
+				playRandom(t, s, id, 1)
+			}
+			alice.HTMX = js
+			alice.Get(fmt.Sprintf("/games/%d", id))
+			before, _ := alice.Last.Find(`textarea[name="message"]`).Attr("id")
+			ply := gamePly(t, s, id).Ply
+			clickToPending(t, alice, id)
+			boxes := alice.Last.Find(`textarea[name="message"]`)
+			if boxes.Length() != 1 {
+				t.Fatalf("a pending move's page shows %d message boxes, want 1", boxes.Length())
+			}
+			if f, _ := boxes.Attr("form"); f != "board" {
+				t.Fatalf("the message box belongs to the form %q, not the one Send move submits", f)
+			}
+			if id, _ := boxes.Attr("id"); id != before {
+				t.Fatalf("the message box is %q while pending, %q before: what was typed is lost", id, before)
+			}
+			if js && alice.Last.Find(`#social-area[hx-swap-oob] #message-form`).Length() != 1 {
+				t.Fatal("the fragment that shows the pending move does not carry the social panel")
+			}
+			sendPending(t, alice, "Well played so far")
+			alice.wantStatus(http.StatusOK)
+			if g := gamePly(t, s, id); g.Ply != ply+1 {
+				t.Fatalf("Send move stored nothing (ply %d)", g.Ply)
+			}
+			bob.Get(fmt.Sprintf("/games/%d", id))
+			if !strings.Contains(bob.text("#social-area"), "Well played so far") {
+				t.Fatal("the message typed with the pending move did not reach the opponent")
+			}
+		})
+	}
+}
+
 func gamePly(t *testing.T, s *server, id int64) db.Game {
 	t.Helper()
 	g, err := s.DB.Game(context.Background(), id)
@@ -109,7 +173,7 @@ func TestConfirmMoves(t *testing.T) {
 			// Send move: stored, as shown while pending.
 			move := clickToPending(t, alice, id)
 			shown := alice.text("#board .board")
-			alice.Submit(alice.Last.Find("#pending-move"), nil)
+			sendPending(t, alice)
 			alice.wantStatus(http.StatusOK)
 			g := gamePly(t, s, id)
 			if g.Ply != ply+1 {
@@ -127,9 +191,10 @@ func TestConfirmMoves(t *testing.T) {
 			playRandom(t, s, id, 1) // bob replies
 			ply = gamePly(t, s, id).Ply
 			clickToPending(t, alice, id)
-			form := alice.Last.Find("#pending-move").Clone()
+			form := alice.Last.Find("#board").Clone()
+			pending, _ := alice.Last.Find("#send-move").Attr("value")
 			playRandom(t, s, id, 2) // the move sent from elsewhere, and bob's reply
-			alice.Submit(form, nil)
+			alice.Submit(form, url.Values{"move": {pending}})
 			alice.wantStatus(http.StatusConflict)
 			if g := gamePly(t, s, id); g.Ply != ply+2 {
 				t.Fatalf("the stale move changed the game: ply %d, want %d", g.Ply, ply+2)

@@ -434,10 +434,10 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 						return views.GamePage{}, err
 					}
 					p.View, p.Play.LastMove, p.Play.Before = after.View(side), st.Clicks(pending), st.View(side)
-					p.Pending = &views.PendingMove{Action: gameURL + "/move", CSRF: p.Play.CSRF, Ply: g.Ply, TakenBack: g.TakenBack, Move: pending,
+					p.Pending = &views.PendingMove{Move: pending,
 						Text: logText(ctx, st.Describe(pending, side)), CancelHref: gameURL}
 				} else {
-					if pending != "" && p.Message == "" {
+					if _, asked := views.ParseQuestion(ctx, pending); pending != "" && p.Message == "" && !asked {
 						p.Message = tr(c, "That move is not possible in this position; nothing was sent.")
 					}
 					p.Play.CanMove = len(legal) > 0
@@ -496,10 +496,12 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.LiveURL += "&tab=" + p.LiveTab
 		}
 	}
-	// The messages and the rematch offer: on a full page, and with the
-	// answer to a message (alone or with a move); otherwise the panel's
-	// own poll brings what is new.
-	if social, _ := c.Get("social").(bool); social || !isHTMX(c) {
+	// The messages and the rematch offer: on a full page, with the answer
+	// to a message (alone or with a move), and with a move shown pending,
+	// whose message field is the panel's (the one that goes with the
+	// move, whatever the panel showed before); otherwise the panel's own
+	// poll brings what is new.
+	if social, _ := c.Get("social").(bool); social || !isHTMX(c) || p.Pending != nil {
 		if err := h.social(c, s, &p); err != nil {
 			return views.GamePage{}, err
 		}
@@ -507,7 +509,29 @@ func (h *gameHandler) page(c echo.Context, s gameScreen, message string) (views.
 			p.LiveURL += "&s=" + url.QueryEscape(p.Social.Version)
 		}
 	}
+	h.answer(c, &p)
 	return p, nil
+}
+
+// answer answers the question typed in the move box (?ask=, or ?pending=
+// for a player who confirms moves): the page says the answer in its live
+// region and under the board. The game is not changed.
+func (h *gameHandler) answer(c echo.Context, p *views.GamePage) {
+	text, asked := c.QueryParam("ask"), true
+	if text == "" && p.Pending == nil {
+		text, asked = c.QueryParam("pending"), false
+	}
+	if text == "" || len(text) > 200 {
+		return
+	}
+	ctx := c.Request().Context()
+	q, ok := views.ParseQuestion(ctx, text)
+	switch {
+	case ok:
+		p.Play.Answer = views.Answer(ctx, q, *p)
+	case asked && p.Message == "":
+		p.Message = tr(c, "That is neither a move nor a question the move box knows; type help for the questions.|ask")
+	}
 }
 
 // clock fills in the clock of an active game: the time left to move (in
@@ -1126,6 +1150,15 @@ func (h *gameHandler) wakeFor(g db.Game) {
 
 func (h *gameHandler) move(c echo.Context) error {
 	move := strings.TrimSpace(c.FormValue("move"))
+	if _, ok := views.ParseQuestion(c.Request().Context(), move); ok {
+		// A question about the board: answered on the game page, the game
+		// untouched.
+		id, err := paramID(c)
+		if err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d?ask=%s", id, url.QueryEscape(move)))
+	}
 	if strings.TrimSpace(c.FormValue("message")) != "" {
 		c.Set("social", true) // the answer shows the message sent with the move
 	}

@@ -50,10 +50,16 @@ func (h *lessonHandler) progress(c echo.Context) (lessonProgress, error) {
 	if v := currentViewer(c); v.ID != 0 {
 		return h.db.LessonsDone(c.Request().Context(), v.ID)
 	}
+	return cookieProgress(c, h.secure), nil
+}
+
+// cookieProgress reads a visitor's progress from the lesson cookie; no
+// cookie, or a damaged one, is nothing done.
+func cookieProgress(c echo.Context, secure bool) lessonProgress {
 	out := lessonProgress{}
-	ck, err := c.Cookie(cookieName(lessonCookie, h.secure))
+	ck, err := c.Cookie(cookieName(lessonCookie, secure))
 	if err != nil {
-		return out, nil // no cookie: nothing done yet
+		return out // no cookie: nothing done yet
 	}
 	for _, part := range strings.Split(ck.Value, "_") {
 		game, mask, ok := strings.Cut(part, ".")
@@ -71,7 +77,37 @@ func (h *lessonHandler) progress(c echo.Context) (lessonProgress, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
+}
+
+// carryLessonProgress moves a visitor's progress from the lesson cookie
+// into the account userID has just signed up for or into: the steps are
+// recorded in the account, and the cookie is cleared. No cookie changes
+// nothing.
+func carryLessonProgress(c echo.Context, d *db.DB, secure bool, userID int64, now time.Time) error {
+	done := map[string][]int{}
+	for game, steps := range cookieProgress(c, secure) {
+		for n, ok := range steps {
+			if ok && n <= len(mustCourse(game).Steps) {
+				done[game] = append(done[game], n)
+			}
+		}
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	if err := d.MarkLessonsDone(c.Request().Context(), userID, done, now); err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: cookieName(lessonCookie, secure), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode})
+	return nil
+}
+
+// mustCourse is the course of game, which cookieProgress has checked.
+func mustCourse(game string) lessons.Course {
+	course, _ := lessons.Lookup(game)
+	return course
 }
 
 // markDone records step n (from 1) of game as done: in the account, or
@@ -114,7 +150,7 @@ func courseOf(c echo.Context) (lessons.Course, error) {
 // courseView is a course as the lists show it.
 func courseView(ctx context.Context, course lessons.Course, done lessonProgress) views.LearnCourse {
 	lc := views.LearnCourse{Game: course.Game, Title: views.T(ctx, course.Title), Intro: views.T(ctx, course.Intro),
-		Href: "/learn/" + course.Game, Total: len(course.Steps)}
+		Href: "/learn/" + course.Game, Total: len(course.Steps), FinalHref: finalURL(course.Game)}
 	for i, s := range course.Steps {
 		d := done[course.Game][i+1]
 		if d {
@@ -256,8 +292,7 @@ func (h *lessonHandler) step(c echo.Context) error {
 		if n < len(course.Steps) {
 			p.NextHref, p.NextText = stepURL(course.Game, n+1), tr(c, "Next step: %s", tr(c, course.Steps[n].Title))
 		} else {
-			p.NextHref = "/challenges/new?game=" + course.Game + "#play-computer"
-			p.NextText = tr(c, "Course done: play a game against the computer (choose easy)")
+			p.NextHref, p.NextText = finalURL(course.Game), tr(c, "Course done: now a small game against the computer")
 		}
 	case a.Over:
 		p.Outcome = "wrong"
@@ -282,6 +317,118 @@ func (h *lessonHandler) step(c echo.Context) error {
 		} else {
 			p.HintHref = href(played, p.Play.Selected, true)
 		}
+	}
+	return render(c, http.StatusOK, views.LearnStepView(p), views.LearnStepFragment(p))
+}
+
+// finalURL is the address of the final game of game's course.
+func finalURL(game string) string { return "/learn/" + game + "/play" }
+
+// final shows the game against the computer that ends a course (GET
+// /learn/:game/play), on the lesson's page: the address holds the
+// learner's moves (line, sel and try as on a step); the computer's replies
+// are replayed by the pure computer player at easy within this request,
+// the same every time. Once the game is over the page says its result.
+// Nothing is stored. Errors: 404 for no such course, 400 for a line too
+// long.
+func (h *lessonHandler) final(c echo.Context) error {
+	course, err := courseOf(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	self := finalURL(course.Game)
+	line, err := parseMoves(c.QueryParam("line"), tr(c, "line|analysis"))
+	if err != nil {
+		return err
+	}
+	if try := strings.TrimSpace(c.QueryParam("try")); try != "" {
+		if len(try) > 64 {
+			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
+		}
+		line = append(line, try)
+	}
+	done, err := h.progress(c)
+	if err != nil {
+		return err
+	}
+	lc := courseView(ctx, course, done)
+	title := tr(c, course.Final.Title)
+	p := views.LearnStep{Page: pageOf(c, tr(c, "%s · step %d: %s", lc.Title, len(course.Steps)+1, title)), Course: lc,
+		N: len(course.Steps) + 1, Title: title, Task: tr(c, course.Final.Task), Self: self, Retry: self, Final: true}
+	f, playErr := course.PlayFinal(line)
+	if playErr != nil && !errors.Is(playErr, rules.ErrIllegal) && !errors.Is(playErr, rules.ErrNotation) {
+		return playErr
+	}
+	if len(f.States) == 0 {
+		return fmt.Errorf("lessons: the final game of %s does not start", course.Game)
+	}
+	made := len(f.States) - 1
+	learner, st := f.Learner, f.Last()
+	p.View = st.View(learner)
+	p.Play = views.Play{GameURL: self, Viewer: learner, Square: currentViewer(c).BoardView == "square"}
+	if made > 0 {
+		var said []string
+		prev := f.States[made-1]
+		for i, m := range f.Played[made-1] {
+			said = append(said, prev.Describe(m, learner)) // never a hidden card
+			if i == len(f.Played[made-1])-1 {
+				p.Play.LastMove = prev.Clicks(m)
+				break
+			}
+			if prev, err = prev.Apply(m); err != nil {
+				return err
+			}
+		}
+		p.Played = strings.Join(said, ", ")
+	}
+	played := line[:made]
+	href := func(line, sel []string) string {
+		q := url.Values{}
+		if len(line) > 0 {
+			q.Set("line", strings.Join(line, ","))
+		}
+		if len(sel) > 0 {
+			q.Set("sel", strings.Join(sel, ","))
+		}
+		if len(q) == 0 {
+			return self
+		}
+		return self + "?" + q.Encode()
+	}
+	res := st.Result()
+	switch {
+	case playErr != nil:
+		p.Outcome = "refused"
+		p.Retry = href(played, nil)
+		p.Message = errorText(ctx, playErr)
+	case res.Over:
+		p.Outcome = "over"
+		mine, theirs := res.Score[learner], res.Score[learner.Other()]
+		switch res.Winner {
+		case learner:
+			p.Message = tr(c, "You won the game against the computer, %[1]d to %[2]d.", mine, theirs)
+		case learner.Other():
+			p.Message = tr(c, "The computer won the game, %[2]d to %[1]d.", mine, theirs)
+		default:
+			p.Message = tr(c, "The game against the computer is drawn, %[1]d to %[2]d.", mine, theirs)
+		}
+		p.NextHref = "/challenges/new?game=" + course.Game + "#play-computer"
+		p.NextText = tr(c, "Play a real game against the computer")
+	default:
+		legal := st.Legal(learner)
+		p.Play.CanMove = len(legal) > 0
+		p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), func(sel []string) string { return href(played, sel) })
+		for k, s := range p.Play.Next {
+			if s.Move != "" {
+				p.Play.Next[k] = views.Step{Href: href(append(append([]string{}, played...), s.Move), nil)}
+			}
+		}
+		if len(p.Play.Selected) > 0 {
+			p.Play.BackHref = href(played, p.Play.Selected[:len(p.Play.Selected)-1])
+		}
+		p.Line = strings.Join(played, ",")
+		p.MovesLeft = tr(c, "Your move: the computer (easy) answers at once.")
 	}
 	return render(c, http.StatusOK, views.LearnStepView(p), views.LearnStepFragment(p))
 }

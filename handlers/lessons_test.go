@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/rules/lessons"
 	"github.com/trench-games/trench/views"
 )
@@ -78,7 +81,7 @@ func TestLessonsEveryStepByClicks(t *testing.T) {
 						next, _ := c.Last.Find("#lesson-next").Attr("href")
 						want := fmt.Sprintf("/learn/%s/%d", course.Game, n+2)
 						if n == len(course.Steps)-1 {
-							want = "/challenges/new?game=" + course.Game + "#play-computer"
+							want = "/learn/" + course.Game + "/play" // the game against the computer
 						}
 						if next != want {
 							t.Fatalf("%s: next %q, want %q", page, next, want)
@@ -258,5 +261,159 @@ func TestLessonHintMarksTheSquares(t *testing.T) {
 				t.Fatalf("%s: the hint shown is not said", page)
 			}
 		}
+	}
+}
+
+// TestVisitorLessonProgressCarriedIntoTheAccount: the steps a visitor
+// completed (kept in a cookie) are in the account they then sign up for,
+// and in the one they sign in to; the account keeps them on another
+// browser.
+func TestVisitorLessonProgressCarriedIntoTheAccount(t *testing.T) {
+	s := startServer(t, "", nil)
+	done := func(c *client, game string) []string {
+		t.Helper()
+		c.Get("/learn/" + game)
+		c.wantStatus(http.StatusOK)
+		var out []string
+		c.Last.Find("#learn-steps li.done").Each(func(_ int, li *goquery.Selection) {
+			out = append(out, li.AttrOr("data-step", ""))
+		})
+		return out
+	}
+	// A visitor does a Trenches step, then signs up.
+	v := s.newClient(t)
+	v.Get("/learn/trenches/4?line=e5-i9")
+	if v.Last.Find("#lesson-right").Length() != 1 {
+		t.Fatal("e5-i9 does not win the blocking step")
+	}
+	v.SignUp("ann")
+	if got := done(v, "trenches"); len(got) != 1 || got[0] != "4" {
+		t.Fatalf("after signing up, the steps done are %v, want [4]", got)
+	}
+	elsewhere := s.newClient(t)
+	if st := elsewhere.SignIn("ann", "correct horse"); st != http.StatusOK {
+		t.Fatalf("sign in: %d", st)
+	}
+	if got := done(elsewhere, "trenches"); len(got) != 1 || got[0] != "4" {
+		t.Fatalf("in the account on another browser, the steps done are %v, want [4]", got)
+	}
+
+	// Another visitor does a TRENCH step, then signs in to ann's account.
+	w := s.newClient(t)
+	w.Get("/learn/trench/1?line=c3-c4")
+	if w.Last.Find("#lesson-right").Length() != 1 {
+		t.Fatal("c3-c4 does not do the first TRENCH step")
+	}
+	if st := w.SignIn("ann", "correct horse"); st != http.StatusOK {
+		t.Fatalf("sign in: %d", st)
+	}
+	if got := done(elsewhere, "trench"); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("after a visitor's sign-in, the account's TRENCH steps done are %v, want [1]", got)
+	}
+	if got := done(elsewhere, "trenches"); len(got) != 1 {
+		t.Fatalf("the account's Trenches steps are now %v", got)
+	}
+}
+
+// TestLessonFinalGameAgainstTheComputer: each course ends with a small
+// game against the computer that a visitor plays on the lesson pages, by
+// clicks (with JavaScript off and on) and by the move box: the computer
+// answers every move in the same request, the page never shows a card of
+// the computer's hand, and the game ends with a sentence saying who won,
+// a way to play again and one to a real game against the computer.
+func TestLessonFinalGameAgainstTheComputer(t *testing.T) {
+	s := startServer(t, "", nil)
+	for i, course := range lessons.Courses() {
+		t.Run(course.Game, func(t *testing.T) {
+			c := s.newClient(t)
+			c.HTMX = i == 1
+			page := "/learn/" + course.Game + "/play"
+			c.Get("/learn/" + course.Game)
+			if href, _ := c.Last.Find("#learn-final").Attr("href"); href != page {
+				t.Fatalf("the course links the final game at %q, want %s", href, page)
+			}
+			c.Get(page)
+			c.wantStatus(http.StatusOK)
+			var moves []string
+			for k := 0; k < 300 && c.Last.Find("#lesson-result").Length() == 0; k++ {
+				f, err := course.PlayFinal(moves)
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := f.Last().Legal(f.Learner)
+				if len(legal) == 0 {
+					html, _ := c.Last.Find("#lesson").Html()
+					t.Fatalf("no move for the learner, and no result: %.1500s", html)
+				}
+				move := legal[(k*7)%len(legal)]
+				if k%3 == 2 {
+					box := c.Last.Find("#lesson-move-box")
+					q := url.Values{"try": {move}}
+					if line, ok := box.Find(`input[name="line"]`).Attr("value"); ok {
+						q.Set("line", line)
+					}
+					action, _ := box.Attr("action")
+					c.Get(action + "?" + q.Encode()) // the box's form is a GET
+					c.wantStatus(http.StatusOK)
+				} else {
+					for _, click := range f.Last().Clicks(move) {
+						link := c.Last.Find(fmt.Sprintf(`#lesson a[data-click=%q]`, click)).First()
+						if link.Length() == 0 {
+							html, _ := c.Last.Find("#lesson").Html()
+							t.Fatalf("move %d: no link for the click %q of %q: %.1500s", k+1, click, move, html)
+						}
+						c.Click(link)
+						c.wantStatus(http.StatusOK)
+					}
+				}
+				moves = append(moves, move)
+				after, err := course.PlayFinal(moves)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Last.Find("#lesson-wrong").Length() != 0 {
+					t.Fatalf("move %d %q refused: %s", k+1, move, c.text("#lesson-wrong"))
+				}
+				replies := after.Played[len(after.Played)-1][1:]
+				if !after.Over() && after.Last().ToMove() != after.Learner {
+					t.Fatalf("after %q the computer has not answered", move)
+				}
+				if len(replies) > 0 && !strings.Contains(c.text("#lesson-played"), ",") {
+					t.Fatalf("after %q the page does not say the computer's answer: %q", move, c.text("#lesson-played"))
+				}
+				if course.Game == "cards" {
+					truth := after.Last().View(rules.Reveal).(cards.View)
+					html, _ := c.Last.Find("#lesson").Html()
+					public := map[string]bool{}
+					if b := truth.LastBattle; b != nil {
+						public[b.Cards[0].String()], public[b.Cards[1].String()] = true, true
+					}
+					for _, f := range truth.Flips { // the flips that decided who starts are shown to both
+						public[f.Cards[0].String()], public[f.Cards[1].String()] = true, true
+					}
+					for _, h := range truth.Sides[after.Learner.Other()].Hand {
+						if !public[h.String()] && strings.Contains(html, fmt.Sprintf(`data-card="%s"`, h)) {
+							t.Fatalf("after %q the page shows the computer's hand card %s", move, h)
+						}
+					}
+				}
+			}
+			res := c.text("#lesson-result")
+			if !strings.HasPrefix(res, "You won the game against the computer") && !strings.HasPrefix(res, "The computer won the game") &&
+				!strings.HasPrefix(res, "The game against the computer is drawn") {
+				html, _ := c.Last.Find("#lesson").Html()
+				t.Fatalf("after %d moves no result sentence: %.2000s", len(moves), html)
+			}
+			if href, _ := c.Last.Find("#lesson-again").Attr("href"); href != page {
+				t.Fatalf("play again goes to %q", href)
+			}
+			if href, _ := c.Last.Find("#lesson-next").Attr("href"); href != "/challenges/new?game="+course.Game+"#play-computer" {
+				t.Fatalf("the real game is at %q", href)
+			}
+			if c.Last.Find("#lesson-move-box").Length() != 0 || c.Last.Find(`#lesson a[data-click]`).Length() != 0 {
+				t.Fatal("the game is over and the page still offers moves")
+			}
+			t.Logf("%s: %d moves, %s", course.Game, len(moves), res)
+		})
 	}
 }

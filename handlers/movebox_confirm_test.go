@@ -53,6 +53,6 @@ func TestMoveBoxWithConfirmMoves(t *testing.T) {
 	if got := gamePly(t, s, id).Ply; got != g.Ply {
 		t.Fatalf("a typed move was stored before Send move (ply %d)", got)
 	}
-	mover.Submit(mover.Last.Find("#pending-move"), nil)
+	sendPending(t, mover)
 	wantStored(t, s, id, g.Ply+1, legal)
 }

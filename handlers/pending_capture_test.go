@@ -100,7 +100,7 @@ func TestPendingCaptureGreyed(t *testing.T) {
 				t.Errorf("the capturing unit is not drawn on %s", to)
 			}
 
-			alice.Submit(alice.Last.Find("#pending-move"), nil)
+			sendPending(t, alice)
 			alice.wantStatus(200)
 			alice.Get(page)
 			if n := alice.Last.Find("#board .pending-capture, #board svg.ghost").Length(); n != 0 {

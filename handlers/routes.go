@@ -32,7 +32,7 @@ func (a *App) routes(e *echo.Echo) error {
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 
 	site := e.Group("", middleware.BodyLimit("64K"), csrfNotInAddress, a.csrf(), a.loadUser, a.loadAnnouncement)
-	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now}
+	auth := &authHandler{db: a.db, sessions: a.sessions, limits: a.limits, cost: a.cfg.BcryptCost, now: a.cfg.Now, secure: a.cfg.SecureCookies}
 	pages := &pageHandler{db: a.db, now: a.cfg.Now, live: a.live, pushKey: a.push.keys.Public}
 	challenges := &challengeHandler{db: a.db, now: a.cfg.Now, seed: a.cfg.Seed, rateBots: a.cfg.RateBotGames}
 	games := &gameHandler{db: a.db, now: a.cfg.Now, sessions: a.sessions, computers: a.computers, wake: a.computer.Wake, hub: a.live}
@@ -49,6 +49,7 @@ func (a *App) routes(e *echo.Echo) error {
 	learn := &lessonHandler{db: a.db, now: a.cfg.Now, secure: a.cfg.SecureCookies}
 	site.GET("/learn", learn.index)
 	site.GET("/learn/:game", learn.course)
+	site.GET("/learn/:game/play", learn.final)
 	site.GET("/learn/:game/:n", learn.step)
 
 	puzzle := &puzzleHandler{db: a.db, now: a.cfg.Now, secure: a.cfg.SecureCookies}

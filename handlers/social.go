@@ -39,7 +39,9 @@ func (h *gameHandler) social(c echo.Context, s gameScreen, p *views.GamePage) er
 		return nil
 	}
 	panel.Player = true
-	panel.WithMove = p.Play.CanMove
+	// A move shown pending is sent with the board's form too: the one
+	// message field goes with it.
+	panel.WithMove = p.Play.CanMove || p.Pending != nil
 	return h.socialLive(ctx, s, v.ID, p.Rated, panel)
 }
 

@@ -98,11 +98,15 @@
     }
   });
   // Keyboard and screen-reader play: a swap replaces the board, and with
-  // it the element the keyboard was on. Focus goes back to the same square
-  // (or, when that square is no longer a link or a button, to the first
-  // destination, else the first square to click), or to the move box; the
-  // board's live region (#board-status) is emptied and refilled so that a
-  // screen reader reads the new last move and side to move.
+  // it the element the keyboard was on. When the swap removed the element
+  // focused, focus goes to its equivalent in the new content: the same
+  // square (or, when that square is no longer a link or a button, the
+  // first destination, else the first square to click), the element with
+  // the same id, else the board itself; and it is brought into the window
+  // when it lies outside it (htmx itself puts the focus back on an element
+  // of the same id without scrolling). The board's live region
+  // (#board-status) is emptied and refilled so that a screen reader reads
+  // the new last move and side to move.
   var lastFocus = null;
   var lastStatus = null;
   document.addEventListener("focusin", function (e) {
@@ -111,34 +115,54 @@
       lastFocus = null;
       return;
     }
-    if (t.id === "move-input") {
-      lastFocus = { id: "move-input" };
-    } else if (t.dataset && t.dataset.click && t.closest("#board")) {
-      lastFocus = { click: t.dataset.click };
-    } else {
-      lastFocus = null;
-    }
+    lastFocus = {
+      el: t,
+      id: t.id || "",
+      click: t.dataset && t.dataset.click && t.closest("#board") ? t.dataset.click : ""
+    };
   });
   function clickable(el) {
     return el && (el.tagName === "A" || el.tagName === "BUTTON") ? el : null;
   }
+  function drawn(el) {
+    return el && el.isConnected && el.getClientRects().length > 0 ? el : null;
+  }
+  function intoView(el) {
+    var r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) {
+      el.scrollIntoView({ block: "nearest" });
+    }
+  }
+  function theBoard() {
+    var el = document.querySelector('#board [role="grid"], #board .cards-table');
+    if (el && !el.hasAttribute("tabindex")) {
+      el.tabIndex = -1;
+    }
+    return el;
+  }
   function restoreFocus() {
+    if (!lastFocus || lastFocus.el.isConnected) {
+      return; // the focused element is still there: nothing to restore
+    }
     var a = document.activeElement;
-    if (!lastFocus || (a && a !== document.body)) {
+    if (a && a !== document.body && drawn(a)) {
+      intoView(a); // htmx focused the element of the same id
       return;
     }
     var el = null;
-    if (lastFocus.id) {
-      el = document.getElementById(lastFocus.id);
-    } else {
+    if (lastFocus.click) {
       var sel = '#board [data-click="' + lastFocus.click.replace(/["\\]/g, "") + '"]';
       el = clickable(document.querySelector(sel)) ||
         document.querySelector("#board a.target, #board button.target, #board .cards-place.target") ||
-        document.querySelector("#board a[data-click], #board button[data-click]") ||
-        document.getElementById("move-input");
+        document.querySelector("#board a[data-click], #board button[data-click]");
     }
+    if (!el && lastFocus.id) {
+      el = drawn(document.getElementById(lastFocus.id));
+    }
+    el = el || drawn(theBoard()) || document.getElementById("move-input");
     if (el) {
       el.focus({ preventScroll: true });
+      intoView(el);
     }
   }
   // announce runs once per region drawn (a swap settles several pieces).

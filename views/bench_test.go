@@ -38,7 +38,9 @@ func gamePage(b testing.TB, e rules.Engine, variant string) views.GamePage {
 	next := map[string]views.Step{}
 	for _, m := range legal {
 		c := st.Clicks(m)
-		if c[0] == first && len(c) == 2 {
+		if len(c) == 1 { // a card game's refill: its card alone
+			next[c[0]] = views.Step{Move: m}
+		} else if c[0] == first && len(c) == 2 {
 			next[c[1]] = views.Step{Move: m}
 		} else if c[0] == first {
 			next[c[1]] = views.Step{Href: "/games/1?sel=" + first + "," + c[1]}

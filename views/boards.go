@@ -335,6 +335,9 @@ func trenchBoard(ctx context.Context, v trench.BoardView, p Play) trenchBoardVM 
 // notation), the selection, then toMove ("White to move."), e.g. "Last
 // move c3-d4. White to move.".
 func boardStatus(ctx context.Context, p Play, toMove string) string {
+	if p.Answer != "" {
+		return p.Answer
+	}
 	var parts []string
 	if p.LastMoveText != "" {
 		parts = append(parts, T(ctx, "Last move %s.", p.LastMoveText))

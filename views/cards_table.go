@@ -290,9 +290,13 @@ func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 		}
 		if s == clickSide {
 			sel := len(p.Selected) > 0
+			refilling := v.Phase == cards.PhaseRefillFront || v.Phase == cards.PhaseRefillBack
 			mark := func(c *cardsPlace) {
 				c.Step = p.Next[c.Token]
-				c.Target = sel && (c.Step.Href != "" || c.Step.Move != "")
+				// In a refill phase the cards that can fill the slot are
+				// the targets before any selection: one click makes the
+				// refill.
+				c.Target = (sel || refilling) && (c.Step.Href != "" || c.Step.Move != "")
 				c.Selected = s == p.Viewer && len(p.Selected) > 1 && p.IsSelected(c.Token)
 				switch {
 				case c.Selected:
@@ -320,7 +324,7 @@ func cardsTable(ctx context.Context, v cards.View, p Play) cardsTableVM {
 
 	t.Phase, t.Stage = cardsPhase(ctx, v, p)
 	t.Status = boardStatus(ctx, p, t.Phase)
-	if said := cardsLastSaid(ctx, v, p); said != "" {
+	if said := cardsLastSaid(ctx, v, p); said != "" && p.Answer == "" {
 		t.Status = said + " " + t.Status
 	}
 	if player && v.ToMove == p.Viewer && p.CanMove && !reveal {
@@ -385,7 +389,8 @@ func cardsActions(ctx context.Context, v cards.View, p Play) []cardsAction {
 	for _, w := range words {
 		a := cardsAction{Word: string(w), Label: cardsActionLabel(ctx, w)}
 		a.Step = p.Next[a.Word]
-		a.Active = len(p.Selected) > 0 && p.Selected[0] == a.Word
+		a.Active = len(p.Selected) > 0 && p.Selected[0] == a.Word ||
+			w == cards.Refill && a.Step == (Step{}) // the phase is the refill: its cards are the clicks
 		a.Best = p.InBest(a.Word)
 		if a.Step.Href == "" && a.Step.Move == "" && !a.Active {
 			a.Disabled = true
@@ -477,7 +482,7 @@ func cardsPhase(ctx context.Context, v cards.View, p Play) (phase, stage string)
 	case len(sel) == 0 && v.Phase == cards.PhaseAction:
 		stage = T(ctx, "Click Shift, Recon or Attack below.")
 	case len(sel) == 0:
-		stage = T(ctx, "Click Refill below.")
+		stage = T(ctx, "Refill %s: click the card that goes there.", v.RefillSlot)
 	case sel[0] == string(cards.Shift) && len(sel) == 1:
 		stage = T(ctx, "Shift: click a card of your trenches or your hand.")
 	case sel[0] == string(cards.Shift):
@@ -486,10 +491,6 @@ func cardsPhase(ctx context.Context, v cards.View, p Play) (phase, stage string)
 		stage = T(ctx, "Recon: click a face-down card of your opponent to turn it face up.")
 	case sel[0] == string(cards.Attack):
 		stage = T(ctx, "Attack: click one of your front cards; it battles the card facing it.")
-	case sel[0] == string(cards.Refill) && len(sel) == 1:
-		stage = T(ctx, "Refill: click your open %s.", v.RefillSlot)
-	case sel[0] == string(cards.Refill):
-		stage = T(ctx, "Refill %s: click the card that goes there.", sel[1])
 	}
 	return phase, stage
 }

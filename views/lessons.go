@@ -13,6 +13,7 @@ type LearnCourse struct {
 	Href         string // "/learn/trench"
 	Done, Total  int    // steps done, steps in all
 	Steps        []LearnStepLink
+	FinalHref    string // the game against the computer that ends the course
 }
 
 // LearnStepLink is a step in a course's list.
@@ -55,4 +56,7 @@ type LearnStep struct {
 	// NextHref and NextText lead on once the goal is reached: the next
 	// step, or after the last a game against the computer.
 	NextHref, NextText string
+	// Final: the page is the course's final game against the computer
+	// (Outcome "over" once it has ended, Message its result).
+	Final bool
 }

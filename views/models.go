@@ -293,6 +293,10 @@ type Play struct {
 	// the position shown, as anyone may know it; nil in the other games
 	// and before the first action.
 	CardsLast *CardsAction
+	// Answer is the answer to a question typed in the move box ("where
+	// are my Colonels"): the live region says it instead of the last move,
+	// and the page shows it under the board. "" when none was asked.
+	Answer string
 }
 
 // CardsAction is an action of Trench, the card game without its hidden
@@ -418,14 +422,10 @@ type GamePage struct {
 	OfferConfirm bool
 }
 
-// PendingMove is a completed move waiting for "Send move": the form
-// posts Move against Ply (the ply guard refuses it once the game moved
-// on); Cancel goes back to the position without it.
+// PendingMove is a completed move waiting for "Send move": the board's
+// form posts Move against the ply it shows (the ply guard refuses it once
+// the game moved on); Cancel goes back to the position without it.
 type PendingMove struct {
-	Action     string // "/games/12/move"
-	CSRF       string
-	Ply        int
-	TakenBack  int // the game's count of moves taken back (Play.TakenBack)
 	Move       string
 	Text       string // the move in words, for the viewer
 	CancelHref string

@@ -128,7 +128,9 @@
 // Each move has exactly one spelling: a swap is written front before back
 // and lower slot first; a move names the source first, except refills,
 // which name the slot being filled first. Clicks are the words of a move:
-// "shift B3 H:QS" is the clicks "shift", "B3", "H:QS".
+// "shift B3 H:QS" is the clicks "shift", "B3", "H:QS"; a refill, whose
+// slot the phase already names, is the one click of its card: "refill F2
+// B3" is the click "B3".
 //
 // # Record, log and replay
 //

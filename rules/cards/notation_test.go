@@ -10,7 +10,7 @@ import (
 )
 
 func TestMoveRoundTripAndClicks(t *testing.T) {
-	n := 0
+	n, refills := 0, 0
 	for _, variant := range []string{VariantShort, VariantLong} {
 		randomGame(t, variant, 3, func(s *State, _ string, _ *State) {
 			for _, m := range s.Legal(s.turn) {
@@ -19,15 +19,21 @@ func TestMoveRoundTripAndClicks(t *testing.T) {
 					t.Fatalf("ParseMove(%q) = %v, %v", m, mv, err)
 				}
 				clicks := s.Clicks(m)
-				if strings.Join(clicks, " ") != m || len(clicks) < 2 || clicks[0] != string(mv.Kind) {
+				if mv.Kind == Refill {
+					// The phase names the slot: one click, the card.
+					if !slices.Equal(clicks, []string{mv.B.String()}) {
+						t.Fatalf("in phase %s Clicks(%q) = %q, want only the card", s.Phase(), m, clicks)
+					}
+					refills++
+				} else if strings.Join(clicks, " ") != m || len(clicks) < 2 || clicks[0] != string(mv.Kind) {
 					t.Fatalf("Clicks(%q) = %q", m, clicks)
 				}
 				n++
 			}
 		})
 	}
-	if n < 1000 {
-		t.Errorf("only %d moves", n)
+	if n < 1000 || refills < 20 {
+		t.Errorf("only %d moves, %d refills", n, refills)
 	}
 	s, _ := New(VariantShort, 1)
 	for m, want := range map[string][]string{

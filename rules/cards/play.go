@@ -50,13 +50,33 @@ func (s *State) ApplyMove(move string) (*State, error) {
 }
 
 // Clicks splits a move into the clicks that build it on the table: the
-// word, then each place ("shift B3 H:QS" → ["shift", "B3", "H:QS"]).
+// word, then each place ("shift B3 H:QS" → ["shift", "B3", "H:QS"]). A
+// refill made in s's refill phase is the one click of the card that fills
+// the slot ("refill F2 B3" → ["B3"]): the phase already names the only
+// slot that can take a refill, so neither the word nor the slot is a
+// choice.
 func (s *State) Clicks(move string) []string {
 	m, err := ParseMove(move)
 	if err != nil {
 		return nil
 	}
+	if m.Kind == Refill && s.refillSlot() == m.A {
+		return []string{m.B.String()}
+	}
 	return strings.Fields(m.String())
+}
+
+// refillSlot is the slot the side to move must refill now, the zero Place
+// outside a refill phase.
+func (s *State) refillSlot() Place {
+	ref := s.p[s.turn].ref
+	switch {
+	case ref.open != 0:
+		return F(ref.open)
+	case ref.emptied != 0:
+		return B(ref.emptied)
+	}
+	return Place{}
 }
 
 // View returns ViewFor(viewer).

@@ -51,4 +51,9 @@ var cardsCourse = Course{
 			Hint:     []string{"refill", "F2", "B3"},
 		},
 	},
+	Final: Final{
+		Title: "A game against the computer",
+		Task:  "Play a short game against the computer (easy) from a new deal: its cards stay hidden, as in any game.",
+		Seed:  3,
+	},
 }

@@ -23,6 +23,7 @@ type Course struct {
 	Title   string // message ID, e.g. "Learn TRENCH"
 	Intro   string // message ID: one sentence on what the course teaches
 	Steps   []Step
+	Final   Final // the game against the computer after the last step
 }
 
 // Step is one lesson: a position and a goal to reach from it.
@@ -278,7 +279,7 @@ func (c Course) WrongMove(n int) (string, bool) {
 func Texts() []string {
 	var out []string
 	for _, c := range Courses() {
-		out = append(out, c.Title, c.Intro)
+		out = append(out, c.Title, c.Intro, c.Final.Title, c.Final.Task)
 		for _, s := range c.Steps {
 			out = append(out, s.Title, s.Task, s.Done)
 		}

@@ -66,3 +66,52 @@ func TestSolvedStepRefusesMore(t *testing.T) {
 		t.Fatalf("a move after the goal: %v", err)
 	}
 }
+
+// TestEveryFinalGameEnds: each course's final game starts from a legal
+// position with the learner to move, the computer replies at easy, the
+// same moves always give the same replies, a refused move is refused, and
+// a game played to the end (the learner taking its first legal move) ends
+// with a result within the bound on its moves.
+func TestEveryFinalGameEnds(t *testing.T) {
+	for _, c := range Courses() {
+		st, err := c.FinalStart()
+		if err != nil {
+			t.Fatalf("%s: final position: %v", c.Game, err)
+		}
+		if c.Final.Title == "" || c.Final.Task == "" || st.Result().Over || len(st.Legal(st.ToMove())) == 0 {
+			t.Fatalf("%s: the final game cannot start", c.Game)
+		}
+		var moves []string
+		f, err := c.PlayFinal(nil)
+		for err == nil && !f.Over() {
+			legal := f.Last().Legal(f.Learner)
+			if len(legal) == 0 {
+				t.Fatalf("%s: the learner has no move in a game that goes on", c.Game)
+			}
+			moves = append(moves, legal[len(moves)%len(legal)])
+			f, err = c.PlayFinal(moves)
+		}
+		if err != nil {
+			t.Fatalf("%s: after %q: %v", c.Game, moves, err)
+		}
+		res := f.Last().Result()
+		again, err := c.PlayFinal(moves)
+		if err != nil || again.Last().Encode() != f.Last().Encode() {
+			t.Fatalf("%s: replaying the same moves gives another game (%v)", c.Game, err)
+		}
+		computer := 0
+		for _, p := range f.Played {
+			computer += len(p) - 1
+		}
+		if computer == 0 {
+			t.Fatalf("%s: the computer never moved", c.Game)
+		}
+		if _, err := c.PlayFinal(append(moves, moves[0])); !errors.Is(err, rules.ErrIllegal) {
+			t.Fatalf("%s: a move after the end: %v", c.Game, err)
+		}
+		if _, err := c.PlayFinal([]string{"zz9-zz8"}); !errors.Is(err, rules.ErrIllegal) && !errors.Is(err, rules.ErrNotation) {
+			t.Fatalf("%s: a malformed move: %v", c.Game, err)
+		}
+		t.Logf("%s: over after %d learner moves and %d of the computer's: winner %d, score %v, %s", c.Game, len(moves), computer, res.Winner, res.Score, res.Reason)
+	}
+}

@@ -64,4 +64,10 @@ var trenchCourse = Course{
 			Hint:     []string{"c4", "d5", "e6", "f7"},
 		},
 	},
+	Final: Final{
+		Title:    "A game against the computer",
+		Task:     "Play it out against the computer (easy): a few units each, and each side has already captured 16 stars; the first to 25 wins.",
+		Position: "5ACG/6SR/7S/7R/r7/s7/rs6/gca5 b 16 16 0",
+		Seed:     1,
+	},
 }

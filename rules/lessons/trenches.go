@@ -45,4 +45,10 @@ var trenchesCourse = Course{
 			Hint:     []string{"e5", "i9"},
 		},
 	},
+	Final: Final{
+		Title:    "A game against the computer",
+		Task:     "Play it out against the computer (easy): two Tanks and two Soldiers each; the first player who cannot move loses.",
+		Position: "3t2t3/3s2s3/10/10/10/10/10/10/3S2S3/3T2T3 l",
+		Seed:     2,
+	},
 }
