@@ -671,9 +671,9 @@ func pushWantLabel(ctx context.Context, k string) string {
 // whole site: never cached without asking (a new version reaches every
 // browser at its next visit).
 func serviceWorker(c echo.Context) error {
-	b, err := static.FS.ReadFile("sw.js")
-	if err != nil {
-		return err
+	b, ok := static.Content("sw.js")
+	if !ok {
+		return echo.ErrNotFound // sw.js is embedded: never happens
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-cache")
