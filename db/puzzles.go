@@ -255,7 +255,8 @@ func (db *DB) RecordPuzzleAttempt(ctx context.Context, userID, id int64, solved 
 		sql  string
 		args []any
 	}{
-		{`INSERT INTO puzzle_attempts (user_id, puzzle_id, solved, at) VALUES (?, ?, ?, ?)`, []any{userID, id, solved, unix(now)}},
+		{`INSERT INTO puzzle_attempts (user_id, puzzle_id, solved, at, rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?)`,
+			[]any{userID, id, solved, unix(now), a.Before.Rating, a.After.Rating}},
 		{`INSERT INTO puzzle_ratings (user_id, game, rating, rd, volatility, attempts) VALUES (?, ?, ?, ?, ?, 1)
 			ON CONFLICT (user_id, game) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,
 			attempts = attempts + 1`, []any{userID, p.Game, a.After.Rating, a.After.RD, a.After.Volatility}},
@@ -269,17 +270,30 @@ func (db *DB) RecordPuzzleAttempt(ctx context.Context, userID, id int64, solved 
 	return a, tx.Commit()
 }
 
-// PuzzleAttempted reports whether userID has attempted puzzle id, and
-// whether that first attempt solved it.
-func (db *DB) PuzzleAttempted(ctx context.Context, userID, id int64) (attempted, solved bool, err error) {
-	err = db.read.QueryRowContext(ctx, `SELECT solved FROM puzzle_attempts WHERE user_id = ? AND puzzle_id = ?`, userID, id).Scan(&solved)
+// FirstPuzzleAttempt is a player's first, rated, attempt at a puzzle.
+type FirstPuzzleAttempt struct {
+	Solved bool
+	// Before and After are the player's puzzle rating (Glicko-2 points)
+	// before and after the attempt; both 0 for an attempt made before
+	// they were kept (migration 028).
+	Before, After float64
+}
+
+// PuzzleAttempted returns userID's first attempt at puzzle id, and false
+// when they have not attempted it.
+func (db *DB) PuzzleAttempted(ctx context.Context, userID, id int64) (FirstPuzzleAttempt, bool, error) {
+	var a FirstPuzzleAttempt
+	var before, after sql.NullFloat64
+	err := db.read.QueryRowContext(ctx, `SELECT solved, rating_before, rating_after FROM puzzle_attempts WHERE user_id = ? AND puzzle_id = ?`, userID, id).
+		Scan(&a.Solved, &before, &after)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, false, nil
+		return FirstPuzzleAttempt{}, false, nil
 	}
 	if err != nil {
-		return false, false, fmt.Errorf("db: puzzle attempted: %w", err)
+		return FirstPuzzleAttempt{}, false, fmt.Errorf("db: puzzle attempted: %w", err)
 	}
-	return true, solved, nil
+	a.Before, a.After = before.Float64, after.Float64
+	return a, true, nil
 }
 
 // DailyPuzzle returns the puzzle of the UTC day of now: the games take

@@ -80,6 +80,9 @@ func TestPuzzleAttemptRatesBoth(t *testing.T) {
 	if err != nil || again.Rated || !again.Solved || again.After != a.After {
 		t.Fatalf("second attempt: %+v %v", again, err)
 	}
+	if kept, ok, err := store.PuzzleAttempted(ctx, ann.ID, first.ID); err != nil || !ok || !kept.Solved || kept.Before != a.Before.Rating || kept.After != a.After.Rating {
+		t.Fatalf("the first attempt kept: %+v %v %v", kept, ok, err)
+	}
 	r, n, _ := store.PuzzleRating(ctx, ann.ID, "trench")
 	if r != a.After || n != 1 {
 		t.Fatalf("rating %+v after %d attempts", r, n)

@@ -30,11 +30,15 @@ import (
 //	/puzzles/trench/7?line=d5-g5&sel=g5
 //
 // line is the solver's moves so far (the opponent's replies follow from
-// the solution), sel the clicks of a move being made, try a move typed in
-// the move box, solution=N the solution played out to its N-th move. The
-// first solved or failed attempt of a signed-in player rates the player
-// and the puzzle; a visitor plays unrated, the puzzles done kept in a
-// cookie so that the next one is another.
+// the solution), sel the clicks of a move being made, try a move, and
+// solution=N the solution played out to its N-th move. Such an address
+// only shows: a move is sent, like a game's, by a POST to
+// /puzzles/GAME/ID/move?line=… (the board's form and the move box, field
+// move; "Show solution", field solution=1), which answers with the
+// address's page, and that is where an attempt ends. The first solved or
+// failed attempt of a signed-in player rates the player and the puzzle;
+// a visitor plays unrated, the puzzles done kept in a cookie so that the
+// next one is another.
 
 // puzzleCookie keeps the ids of the last puzzles a visitor did, dot
 // separated.
@@ -215,12 +219,25 @@ func (h *puzzleHandler) next(c echo.Context) error {
 	return render(c, http.StatusOK, views.PuzzleNoneView(p), nil)
 }
 
-// show is one puzzle (GET /puzzles/:game/:id; see the address above): a
-// right move plays the opponent's reply, a wrong one shows the
-// opponent's best answer to it and fails the puzzle, a move the rules
-// refuse says why and changes nothing. Errors: 404 for no such puzzle,
-// 400 for a line too long.
-func (h *puzzleHandler) show(c echo.Context) error {
+// show is one puzzle (GET /puzzles/:game/:id; see the address above) as
+// its address says: a right move answered by the opponent's reply, a
+// wrong one by the opponent's best answer, a move the rules refuse with
+// why. It rates nothing. Errors: 404 for no such puzzle, 400 for a line
+// too long.
+func (h *puzzleHandler) show(c echo.Context) error { return h.puzzle(c, false) }
+
+// move is a move made on a puzzle (POST /puzzles/:game/:id/move?line=…,
+// form field move, or solution=1 to show the solution): the page of the
+// line with the move, as show draws it, and an attempt that ends with
+// the move (solved, or failed by a wrong move or the solution shown) is
+// recorded. Without htmx the answer is a redirect (303) to that page's
+// address; with it the fragment, the address pushed. A move the rules
+// refuse answers 422 and changes nothing. Errors: those of show, and 400
+// for no move.
+func (h *puzzleHandler) move(c echo.Context) error { return h.puzzle(c, true) }
+
+// puzzle draws a puzzle for show (post false) and move (post true).
+func (h *puzzleHandler) puzzle(c echo.Context, post bool) error {
 	eng, err := puzzleGame(c)
 	if err != nil {
 		return err
@@ -249,7 +266,14 @@ func (h *puzzleHandler) show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if try := strings.TrimSpace(c.QueryParam("try")); try != "" {
+	try, rawSolution := strings.TrimSpace(c.QueryParam("try")), c.QueryParam("solution")
+	if post {
+		try, rawSolution = strings.TrimSpace(c.Request().PostFormValue("move")), c.Request().PostFormValue("solution")
+		if try == "" && rawSolution != "1" {
+			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
+		}
+	}
+	if try != "" && rawSolution == "" {
 		if len(try) > 64 {
 			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
 		}
@@ -285,15 +309,15 @@ func (h *puzzleHandler) show(c echo.Context) error {
 			return err
 		}
 	}
-	p.Play = views.Play{GameURL: self, Viewer: solver, Square: currentViewer(c).BoardView == "square"}
+	p.Play = views.Play{GameURL: self, Viewer: solver, Square: currentViewer(c).BoardView == "square", CSRF: pageOf(c, "").CSRF}
 
 	// The solution played out, to its N-th move.
-	if raw := c.QueryParam("solution"); raw != "" {
+	if raw := rawSolution; raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > len(pz.Solution) {
 			return db.Errorf(db.KindInvalid, "There is no such move in the solution.")
 		}
-		if err := h.attempt(c, &p, pz, false); err != nil {
+		if err := h.ended(c, post, &p, pz, false); err != nil {
 			return err
 		}
 		st := start
@@ -315,7 +339,7 @@ func (h *puzzleHandler) show(c echo.Context) error {
 			p.SolutionHref = withTheme(url.Values{"solution": {strconv.Itoa(n + 1)}})
 			p.SolutionText = tr(c, "Next move of the solution")
 		}
-		return render(c, http.StatusOK, views.PuzzleView(p), views.PuzzleFragment(p))
+		return h.answer(c, post, http.StatusOK, p, withTheme(url.Values{"solution": {raw}}))
 	}
 
 	// The solver's moves so far, each answered by the solution's reply.
@@ -399,11 +423,11 @@ func (h *puzzleHandler) show(c echo.Context) error {
 	switch outcome {
 	case "solved":
 		p.Message = tr(c, "Solved!")
-		if err := h.attempt(c, &p, pz, true); err != nil {
+		if err := h.ended(c, post, &p, pz, true); err != nil {
 			return err
 		}
 	case "wrong":
-		if err := h.attempt(c, &p, pz, false); err != nil {
+		if err := h.ended(c, post, &p, pz, false); err != nil {
 			return err
 		}
 	default:
@@ -424,21 +448,84 @@ func (h *puzzleHandler) show(c echo.Context) error {
 		legal := st.Legal(solver)
 		p.Play.CanMove = len(legal) > 0
 		p.Play.Next, p.Play.Selected = nextSteps(st, legal, selection(c), href)
-		for k, s := range p.Play.Next {
-			if s.Move != "" {
-				q := url.Values{"line": {strings.Join(append(append([]string{}, played...), s.Move), ",")}}
-				p.Play.Next[k] = views.Step{Href: withTheme(q)}
-			}
-		}
 		if len(p.Play.Selected) > 0 {
 			p.Play.BackHref = href(p.Play.Selected[:len(p.Play.Selected)-1])
 		}
-		p.Line = strings.Join(played, ",")
+		q := url.Values{}
+		if len(played) > 0 {
+			q.Set("line", strings.Join(played, ","))
+		}
+		if theme != "" {
+			q.Set("theme", theme)
+		}
+		p.Play.MoveAction = self + "/move"
+		if len(q) > 0 {
+			p.Play.MoveAction += "?" + q.Encode()
+		}
 		p.CanTry = true
-		p.SolutionHref = withTheme(url.Values{"solution": {"1"}})
-		p.SolutionText = tr(c, "Show solution")
 	}
-	return render(c, http.StatusOK, views.PuzzleView(p), views.PuzzleFragment(p))
+	if outcome == "refused" {
+		status := http.StatusOK
+		if post {
+			status = http.StatusUnprocessableEntity
+		}
+		return h.answer(c, post, status, p, p.Retry)
+	}
+	at := withTheme(url.Values{})
+	if len(line) > 0 {
+		at = withTheme(url.Values{"line": {strings.Join(line, ",")}})
+	}
+	return h.answer(c, post, http.StatusOK, p, at)
+}
+
+// answer sends the puzzle page p whose address is at: for a move
+// without htmx, a redirect (303) to at when the move was made (status
+// 200), else the page; with htmx the fragment, at pushed as the address.
+func (h *puzzleHandler) answer(c echo.Context, post bool, status int, p views.PuzzlePage, at string) error {
+	if post && !isHTMX(c) && status == http.StatusOK {
+		return c.Redirect(http.StatusSeeOther, at)
+	}
+	if post {
+		c.Response().Header().Set("HX-Push-Url", at)
+	}
+	return render(c, status, views.PuzzleView(p), views.PuzzleFragment(p))
+}
+
+// ended is the end of an attempt at pz (solved, or failed: a wrong move
+// or the solution shown): recorded when the move was sent (post), only
+// told on a page that shows it: a visitor is asked to sign in, a player
+// reads what their first attempt changed when it ended so (the page a
+// sent move leads to without htmx), else their puzzle rating.
+func (h *puzzleHandler) ended(c echo.Context, post bool, p *views.PuzzlePage, pz db.Puzzle, solved bool) error {
+	if post {
+		return h.attempt(c, p, pz, solved)
+	}
+	v := currentViewer(c)
+	if v.ID == 0 {
+		p.RatingChange = tr(c, "Sign in to have your puzzles rated.")
+		return nil
+	}
+	ctx := c.Request().Context()
+	first, attempted, err := h.db.PuzzleAttempted(ctx, v.ID, pz.ID)
+	if err != nil {
+		return err
+	}
+	if attempted && first.Solved == solved && first.After != 0 {
+		// The page a sent move was redirected to: what the attempt changed.
+		d := int(math.Round(first.After)) - int(math.Round(first.Before))
+		p.RatingChange = tr(c, "Your puzzle rating: %s (%+d).", puzzleRatingText(first.After), d)
+		return nil
+	}
+	r, n, err := h.db.PuzzleRating(ctx, v.ID, pz.Game)
+	if err != nil {
+		return err
+	}
+	if attempted {
+		p.RatingChange = tr(c, "Your puzzle rating: %s (only the first attempt counts).", puzzleRatingText(r.Rating))
+		return nil
+	}
+	p.RatingChange = tr(c, "Your puzzle rating: %s (puzzles tried: %d)", puzzleRatingText(r.Rating), n)
+	return nil
 }
 
 // attempt records the end of an attempt at pz (solved, or failed: a

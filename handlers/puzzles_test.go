@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/PuerkitoBio/goquery"
-
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/puzzles"
@@ -55,36 +53,35 @@ func starterRaceIDs(t *testing.T, s *server) []int64 {
 }
 
 // clickPuzzleMove makes move on the puzzle page c shows by clicking the
-// board's links; st is the position shown.
+// board: links select, the click that completes the move submits the
+// board's form; st is the position shown.
 func clickPuzzleMove(t *testing.T, c *client, st rules.State, move string) {
 	t.Helper()
 	for _, click := range st.Clicks(move) {
-		link := c.Last.Find(fmt.Sprintf(`#puzzle a[data-click=%q]`, click)).First()
-		if link.Length() == 0 {
+		el := c.Last.Find(fmt.Sprintf(`#puzzle [data-click=%q]`, click)).First()
+		switch {
+		case el.Is("a"):
+			c.Click(el)
+		case el.Is(`button[name="move"]`):
+			v, _ := el.Attr("value")
+			c.Submit(c.Last.Find("#board"), url.Values{"move": {v}})
+		default:
 			html, _ := c.Last.Find("#puzzle").Html()
-			t.Fatalf("no link for the click %q of %q: %.1500s", click, move, html)
+			t.Fatalf("nothing to click for %q of %q: %.1500s", click, move, html)
 		}
-		c.Click(link)
 		c.wantStatus(http.StatusOK)
 	}
 }
 
-// submitGet sends the GET form of the last page with its hidden fields
-// and extra, as a browser does (through htmx when c.HTMX: the form is in
-// a boosted part).
-func submitGet(c *client, form *goquery.Selection, extra url.Values) {
-	c.t.Helper()
-	vals := url.Values{}
-	form.Find(`input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) {
-		name, _ := in.Attr("name")
-		v, _ := in.Attr("value")
-		vals.Set(name, v)
-	})
-	for k, v := range extra {
-		vals[k] = v
+// showSolution presses "Show solution" on the puzzle page c shows.
+func showSolution(t *testing.T, c *client) {
+	t.Helper()
+	form := c.Last.Find("#puzzle-solution-form")
+	if form.Find(`button[name="solution"][value="1"]#puzzle-show-solution`).Length() != 1 {
+		t.Fatal("no Show solution button")
 	}
-	action, _ := form.Attr("action")
-	c.get(action+"?"+vals.Encode(), c.HTMX)
+	c.Submit(form, url.Values{"solution": {"1"}})
+	c.wantStatus(http.StatusOK)
 }
 
 func raceStart(t *testing.T) rules.State {
@@ -129,7 +126,7 @@ func TestPuzzleSolvedByClicksAndByTypedMove(t *testing.T) {
 			if got := c.text("#puzzle-played"); !strings.Contains(got, "d5-g5") || !strings.Contains(got, "g1-f1") {
 				t.Fatalf("played %q, want the move and the reply", got)
 			}
-			submitGet(c, c.Last.Find("#puzzle-move-box"), url.Values{"try": {"g5xg2"}})
+			c.Submit(c.Last.Find("#puzzle-move-box"), url.Values{"move": {"g5xg2"}})
 			c.wantStatus(http.StatusOK)
 			if got := c.text("#puzzle-solved"); got != "Solved!" {
 				t.Fatalf("after g5xg2: %q", got)
@@ -191,7 +188,9 @@ func TestPuzzleWrongMoveShowsRefutationAndLowersRating(t *testing.T) {
 		t.Fatalf("rating %v after %d attempts", r.Rating, n)
 	}
 	// Solving it afterwards changes nothing.
-	c.Get(page + "?line=d5-g5,g5xg2")
+	c.Get(page + "?line=d5-g5")
+	c.HTMX = true
+	c.Submit(c.Last.Find("#puzzle-move-box"), url.Values{"move": {"g5xg2"}})
 	if c.text("#puzzle-solved") != "Solved!" || !strings.Contains(c.text("#puzzle-rating-change"), "only the first attempt counts") {
 		t.Fatalf("solved after failing: %q", c.text("#puzzle-outcome"))
 	}
@@ -209,12 +208,16 @@ func TestPuzzleShowSolution(t *testing.T) {
 	c.Get(fmt.Sprintf("/puzzles/trench/%d", id))
 	c.HTMX = true
 	for i := range racePuzzle.Solution {
-		link := c.Last.Find("#puzzle-show-solution")
-		if link.Length() != 1 {
-			t.Fatalf("move %d: no link to the solution", i+1)
+		if i == 0 {
+			showSolution(t, c)
+		} else {
+			link := c.Last.Find("a#puzzle-show-solution")
+			if link.Length() != 1 {
+				t.Fatalf("move %d: no link to the solution's next move", i+1)
+			}
+			c.Click(link)
+			c.wantStatus(http.StatusOK)
 		}
-		c.Click(link)
-		c.wantStatus(http.StatusOK)
 		if got := c.text("#puzzle-played"); !strings.Contains(got, racePuzzle.Solution[i]) {
 			t.Fatalf("move %d: played %q", i+1, got)
 		}
@@ -240,7 +243,7 @@ func TestPuzzleShowSolution(t *testing.T) {
 			t.Fatalf("%s given again to the visitor", at)
 		}
 		seen[at] = true
-		c.Click(c.Last.Find("#puzzle-show-solution"))
+		showSolution(t, c)
 	}
 }
 
@@ -409,10 +412,77 @@ func TestPuzzleIndexAndThemeFilter(t *testing.T) {
 			t.Fatalf("the theme chosen is %q", sel)
 		}
 		// Give up: the solution counts as failed, and the next is another.
-		c.Click(c.Last.Find("#puzzle-show-solution"))
-		c.wantStatus(http.StatusOK)
+		showSolution(t, c)
 		if i > 100 {
 			t.Fatal("the same puzzles come back")
 		}
+	}
+}
+
+// TestPuzzleAddressAloneRatesNothing: opening the address of a solved
+// line, of a wrong move or of the solution (a link followed, a page
+// prefetched) shows it and rates nothing; only a move sent from the page
+// does. A move sent without the page's token, without a move, or one the
+// rules refuse changes nothing either.
+func TestPuzzleAddressAloneRatesNothing(t *testing.T) {
+	s := startServer(t, "", nil)
+	id, _ := addRacePuzzle(t, s)
+	c := s.newClient(t)
+	c.SignUp("peeker")
+	u, _ := s.DB.UserByName(context.Background(), "peeker")
+	page := fmt.Sprintf("/puzzles/trench/%d", id)
+	st := raceStart(t)
+	wrong := ""
+	for _, m := range st.Legal(st.ToMove()) {
+		if m != racePuzzle.Solution[0] {
+			wrong = m
+			break
+		}
+	}
+	rated := func() int {
+		t.Helper()
+		_, n, err := s.DB.PuzzleRating(context.Background(), u.ID, "trench")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for addr, shown := range map[string]string{
+		page + "?line=d5-g5,g5xg2": "#puzzle-solved",
+		page + "?line=" + wrong:    "#puzzle-wrong",
+		page + "?solution=1":       "#puzzle-solution",
+	} {
+		c.Get(addr)
+		c.wantStatus(http.StatusOK)
+		if c.Last.Find(shown).Length() != 1 {
+			t.Fatalf("%s: no %s", addr, shown)
+		}
+		if n := rated(); n != 0 {
+			t.Fatalf("%s rated %d attempts", addr, n)
+		}
+		if got := c.text("#puzzle-rating-change"); got != "Your puzzle rating: 1500 (puzzles tried: 0)" {
+			t.Fatalf("%s: %q", addr, got)
+		}
+	}
+	c.Get(page + "?line=d5-g5")
+	c.PostRaw(page+"/move?line=d5-g5", url.Values{"move": {"g5xg2"}})
+	if c.Status != http.StatusForbidden || rated() != 0 {
+		t.Fatalf("a move without the page's token: %d, %d attempts rated", c.Status, rated())
+	}
+	c.Get(page + "?line=d5-g5")
+	c.Post(page+"/move?line=d5-g5", url.Values{"move": {""}})
+	if c.Status != http.StatusBadRequest || rated() != 0 {
+		t.Fatalf("no move: %d, %d attempts rated", c.Status, rated())
+	}
+	c.Get(page + "?line=d5-g5")
+	c.Post(page+"/move?line=d5-g5", url.Values{"move": {"a1-a9"}})
+	if c.Status != http.StatusUnprocessableEntity || c.Last.Find("#puzzle-wrong").Length() != 1 || rated() != 0 {
+		t.Fatalf("a refused move: %d, %q, %d attempts rated", c.Status, c.text("#puzzle-outcome"), rated())
+	}
+	c.Get(page + "?line=d5-g5")
+	c.Post(page+"/move?line=d5-g5", url.Values{"move": {"g5xg2"}})
+	c.wantStatus(http.StatusOK)
+	if !strings.HasSuffix(c.URL, page+"?line=d5-g5%2Cg5xg2") || c.text("#puzzle-solved") != "Solved!" || !strings.Contains(c.text("#puzzle-rating-change"), "(+") || rated() != 1 {
+		t.Fatalf("the move sent: at %s, %q, %d attempts rated", c.URL, c.text("#puzzle-outcome"), rated())
 	}
 }

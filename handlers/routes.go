@@ -56,6 +56,7 @@ func (a *App) routes(e *echo.Echo) error {
 	site.GET("/puzzles", puzzle.index)
 	site.GET("/puzzles/:game", puzzle.next)
 	site.GET("/puzzles/:game/:id", puzzle.show)
+	site.POST("/puzzles/:game/:id/move", puzzle.move)
 
 	site.GET("/signup", auth.signUpForm)
 	site.POST("/signup", auth.signUp)

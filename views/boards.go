@@ -465,6 +465,15 @@ func moveBoxAction(p Play) string {
 	if p.Confirm {
 		return p.GameURL
 	}
+	return moveAction(p)
+}
+
+// moveAction is where the board's form sends a move: p.MoveAction, else
+// the game's move route.
+func moveAction(p Play) string {
+	if p.MoveAction != "" {
+		return p.MoveAction
+	}
 	return p.GameURL + "/move"
 }
 

@@ -260,17 +260,21 @@ type Step struct {
 // selected, what each next click does. Each game's board reads its own
 // view model (from rules.State.View) beside it.
 type Play struct {
-	GameURL  string // "/games/12"
-	Ply      int    // the ply every submitted move is made against
-	CSRF     string
-	Viewer   rules.Side
-	CanMove  bool     // the viewer is to move in an active game
-	Selected []string // the clicks made so far
-	Next     map[string]Step
-	BackHref string   // undo the last click; "" when nothing is selected
-	Square   bool     // square view instead of the diamond
-	LastMove []string // the clicks of the last move, to highlight
-	Best     []string // the clicks of the best move by the analysis, to mark
+	GameURL string // "/games/12"
+	// MoveAction is the address the board's form and the move box send a
+	// move to; GameURL + "/move" when "" (a puzzle sends its line along:
+	// "/puzzles/trench/7/move?line=d5-g5").
+	MoveAction string
+	Ply        int // the ply every submitted move is made against
+	CSRF       string
+	Viewer     rules.Side
+	CanMove    bool     // the viewer is to move in an active game
+	Selected   []string // the clicks made so far
+	Next       map[string]Step
+	BackHref   string   // undo the last click; "" when nothing is selected
+	Square     bool     // square view instead of the diamond
+	LastMove   []string // the clicks of the last move, to highlight
+	Best       []string // the clicks of the best move by the analysis, to mark
 	// Before is the game's view model before a pending move (Confirm
 	// moves) while the board shows the position after it: the units the
 	// move captures are drawn greyed on their squares. nil otherwise.

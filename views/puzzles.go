@@ -44,11 +44,13 @@ type PuzzlePage struct {
 	Tags      []string
 	Themes    []PuzzleTheme // the theme filter of the next puzzle
 	Theme     string        // the theme chosen, kept in the links
-	Self      string        // the puzzle's address without moves (the move box's action)
+	Self      string        // the puzzle's address without moves
 	View      any           // the game's view model of the position shown
 	Play      Play          // the board's clicks
-	Line      string        // the solver's moves so far, comma-separated
-	CanTry    bool          // the move box is shown
+	// CanTry: the move box and "Show solution" are shown, forms that post
+	// to Play.MoveAction like the board's moves (a move that ends the
+	// attempt rates it).
+	CanTry bool
 	// Played is the moves of the position shown since the puzzle's start
 	// (the solver's and the replies), as the game log writes them.
 	Played string
@@ -60,7 +62,8 @@ type PuzzlePage struct {
 	Refutation       string // the opponent's answer to a wrong move
 	RatingChange     string // the viewer's puzzle rating after the attempt, in words
 	Retry            string // the puzzle from its start
-	// SolutionHref plays the solution (or its next move); "" at its end.
+	// SolutionHref is a link to the solution's next move once it is
+	// shown; "" at its end and before it is shown (CanTry).
 	SolutionHref, SolutionText string
 	NextHref                   string // the next puzzle
 	SourceHref                 string // the finished game the puzzle came from; "" for none
