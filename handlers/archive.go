@@ -274,31 +274,9 @@ func gameRecord(eng rules.Engine, g db.Game, moves []db.Move) rules.Record {
 // SVG image, as a spectator (or, once over, anyone) may see it, with an
 // ETag (a 304 while it has not changed).
 func (h *archiveHandler) image(c echo.Context) error {
-	g, moves, err := h.loadGame(c)
+	g, n, view, err := h.imageView(c)
 	if err != nil {
 		return err
-	}
-	eng, err := g.Engine()
-	if err != nil {
-		return err
-	}
-	n := g.Ply
-	if q := c.QueryParam("ply"); q != "" {
-		if n, err = strconv.Atoi(q); err != nil || n < 0 || n > g.Ply {
-			return db.Errorf(db.KindNotFound, "This game has no ply %q: it has plies 0 to %d.", q, g.Ply)
-		}
-	}
-	st, err := stateAt(eng, g, moves, n)
-	if err != nil {
-		return err
-	}
-	seer := rules.NoSide
-	if g.Finished() {
-		seer = rules.Reveal
-	}
-	view := st.View(seer)
-	if !views.HasImage(view) {
-		return db.Errorf(db.KindNotFound, "There is no image of a %s position.", eng.Title())
 	}
 	var buf bytes.Buffer
 	if err := views.PositionImage(view).Render(c.Request().Context(), &buf); err != nil {
@@ -306,4 +284,57 @@ func (h *archiveHandler) image(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-%d-ply-%d.svg"`, g.Game, g.ID, n))
 	return sendTagged(c, "image/svg+xml", "no-cache", buf.Bytes())
+}
+
+// png sends the position after ?ply=N as image does, as a PNG picture
+// (views.PositionPNG) for where SVG is not drawn: a push notification's
+// image. Errors: those of image, and 404 for the card game.
+func (h *archiveHandler) png(c echo.Context) error {
+	g, n, view, err := h.imageView(c)
+	if err != nil {
+		return err
+	}
+	b, ok, err := views.PositionPNG(view)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return db.Errorf(db.KindNotFound, "There is no picture of this position: see its SVG image.")
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-%d-ply-%d.png"`, g.Game, g.ID, n))
+	return sendTagged(c, "image/png", "no-cache", b)
+}
+
+// imageView is the game of the address, the ply of ?ply=N (default: the
+// current one) and the view of its position a spectator (or, once the
+// game is over, anyone) may see. Errors: 404 for no such game or ply, or
+// a game without an image.
+func (h *archiveHandler) imageView(c echo.Context) (db.Game, int, any, error) {
+	g, moves, err := h.loadGame(c)
+	if err != nil {
+		return db.Game{}, 0, nil, err
+	}
+	eng, err := g.Engine()
+	if err != nil {
+		return db.Game{}, 0, nil, err
+	}
+	n := g.Ply
+	if q := c.QueryParam("ply"); q != "" {
+		if n, err = strconv.Atoi(q); err != nil || n < 0 || n > g.Ply {
+			return db.Game{}, 0, nil, db.Errorf(db.KindNotFound, "This game has no ply %q: it has plies 0 to %d.", q, g.Ply)
+		}
+	}
+	st, err := stateAt(eng, g, moves, n)
+	if err != nil {
+		return db.Game{}, 0, nil, err
+	}
+	seer := rules.NoSide
+	if g.Finished() {
+		seer = rules.Reveal
+	}
+	view := st.View(seer)
+	if !views.HasImage(view) {
+		return db.Game{}, 0, nil, db.Errorf(db.KindNotFound, "There is no image of a %s position.", eng.Title())
+	}
+	return g, n, view, nil
 }

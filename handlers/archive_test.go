@@ -1,9 +1,11 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"fmt"
+	"image/png"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -349,6 +351,40 @@ func TestPositionImage(t *testing.T) {
 	}
 	v.Get(fmt.Sprintf("/games/%d/position.svg?ply=999", g.ID))
 	v.wantStatus(http.StatusNotFound)
+}
+
+// TestPositionPicture: a TRENCH position is also a PNG picture of 320
+// pixels (what a notification shows), at any ply; a ply past the last and
+// a card game have none.
+func TestPositionPicture(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "single", "0")
+	get := func(path string) (*http.Response, []byte) {
+		t.Helper()
+		res, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, body
+	}
+	res, body := get(fmt.Sprintf("/games/%d/position.png?ply=0", id))
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || res.Header.Get("ETag") == "" {
+		t.Fatalf("picture: %d %q, ETag %q", res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("ETag"))
+	}
+	img, err := png.Decode(bytes.NewReader(body))
+	if err != nil || img.Bounds().Dx() != 320 || img.Bounds().Dy() != 320 {
+		t.Fatalf("not a 320-pixel PNG picture: %v", err)
+	}
+	if res, _ := get(fmt.Sprintf("/games/%d/position.png?ply=99", id)); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a ply past the last: %d", res.StatusCode)
+	}
+	cid := challenge(t, a, b, "cards", "short", "0")
+	if res, _ := get(fmt.Sprintf("/games/%d/position.png", cid)); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a card game's picture: %d", res.StatusCode)
+	}
 }
 
 // TestCardImageHidesWhatASpectatorMayNotSee: the image of a card game in

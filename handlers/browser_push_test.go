@@ -23,7 +23,8 @@ import (
 // without push, Chromium finds the site installable as an app (no
 // installability errors), and a push message delivered to the worker (through the
 // DevTools protocol, as a push service would) shows a notification with
-// the payload's title, body and tag, carrying the game's address.
+// the payload's title, body, tag and picture of the position (the
+// image), carrying the game's address.
 func TestBrowserPushShowsTheNotification(t *testing.T) {
 	s := startServer(t, "", nil)
 	b := newTab(t, s, true)
@@ -72,16 +73,16 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 		t.Fatal("no registration of the service worker reported")
 	}
 	payload, _ := json.Marshal(handlers.PushPayload{Title: "Your move against bob: TRENCH", Body: "3 days left",
-		URL: fmt.Sprintf("/games/%d", id), Tag: fmt.Sprintf("game-%d", id)})
+		URL: fmt.Sprintf("/games/%d", id), Tag: fmt.Sprintf("game-%d", id), Image: fmt.Sprintf("/games/%d/position.png?ply=0", id)})
 	if _, err := chromedp.Call(b.ctx, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{
 		Origin: s.URL, RegistrationID: reg, Data: string(payload)}); err != nil {
 		t.Fatalf("deliver the push message: %v", err)
 	}
-	want := fmt.Sprintf("Your move against bob: TRENCH|3 days left|game-%d|/games/%d", id, id)
+	want := fmt.Sprintf("Your move against bob: TRENCH|3 days left|game-%d|/games/%d|%s/games/%d/position.png?ply=0", id, id, s.URL, id)
 	shown := `(async () => {
 		const r = await navigator.serviceWorker.ready;
 		const ns = await r.getNotifications();
-		return ns.map(n => [n.title, n.body, n.tag, n.data.url].join('|')).join('\n');
+		return ns.map(n => [n.title, n.body, n.tag, n.data.url, n.image].join('|')).join('\n');
 	})()`
 	var got string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {

@@ -75,6 +75,18 @@ type PushPayload struct {
 	// Waiting is how many games waited for the player's move when the
 	// notice was made: the number on the app's badge.
 	Waiting int `json:"waiting"`
+	// Image is the game's position when the notice was made, a PNG
+	// picture's path on the server ("/games/12/position.png?ply=9"), for
+	// the games that have one (views.HasPNG); "" for none.
+	Image string `json:"image,omitempty"`
+}
+
+// pushImage is the Image of a notice about game g.
+func pushImage(g db.Game) string {
+	if !views.HasPNG(g.Game) {
+		return ""
+	}
+	return fmt.Sprintf("/games/%d/position.png?ply=%d", g.ID, g.Ply)
 }
 
 // pusher sends the push notifications.
@@ -359,12 +371,12 @@ func (p *pusher) compose(ctx context.Context, d db.PushDelivery, now time.Time) 
 	}
 	switch d.Kind {
 	case db.NoticeEnd:
-		r, _, ok, err := row(d.Subject, db.Game.Finished)
+		r, g, ok, err := row(d.Subject, db.Game.Finished)
 		if !ok || err != nil {
 			return pl, 0, false, err
 		}
 		return PushPayload{Title: views.T(lctx, "Game over against %s: %s", r.Opponent, r.Title), Body: r.Status,
-			URL: r.Href, Tag: gameTag(d.Subject)}, db.NoticeWindow, true, nil
+			URL: r.Href, Tag: gameTag(d.Subject), Image: pushImage(g)}, db.NoticeWindow, true, nil
 	case db.NoticeChallenge:
 		c, err := p.db.Challenge(ctx, d.Subject)
 		if db.KindOf(err) == db.KindNotFound || (err == nil && (c.Status != "open" || c.Opponent.ID != uid)) {
@@ -409,7 +421,7 @@ func (p *pusher) compose(ctx context.Context, d db.PushDelivery, now time.Time) 
 			body += " · " + r.Clock
 		}
 		return PushPayload{Title: views.T(lctx, "%s, round %d: your game against %s", name, round, r.Opponent),
-			Body: body, URL: r.Href, Tag: gameTag(g.ID)}, untilDeadline(g), true, nil
+			Body: body, URL: r.Href, Tag: gameTag(g.ID), Image: pushImage(g)}, untilDeadline(g), true, nil
 	default: // db.NoticeMove
 		r, g, ok, err := row(d.Subject, func(g db.Game) bool {
 			return !g.Finished() && g.ToMove.Valid() && g.Side[g.ToMove].ID == uid && g.TurnPly == d.TurnPly
@@ -418,7 +430,7 @@ func (p *pusher) compose(ctx context.Context, d db.PushDelivery, now time.Time) 
 			return pl, 0, false, err
 		}
 		return PushPayload{Title: views.T(lctx, "Your move against %s: %s", r.Opponent, r.Title), Body: r.Clock,
-			URL: r.Href, Tag: gameTag(g.ID)}, untilDeadline(g), true, nil
+			URL: r.Href, Tag: gameTag(g.ID), Image: pushImage(g)}, untilDeadline(g), true, nil
 	}
 }
 

@@ -406,6 +406,14 @@ func TestPushMoveNotifiesEachOfTheOpponentsDevicesOnce(t *testing.T) {
 	if p.Topic != p.Payload.Tag {
 		t.Errorf("Topic %q, want %q", p.Topic, p.Payload.Tag)
 	}
+	// The position after alice's move, as a picture the phone can show.
+	if want := fmt.Sprintf("/games/%d/position.png?ply=1", id); p.Payload.Image != want {
+		t.Errorf("image %q, want %q", p.Payload.Image, want)
+	} else if res, err := http.Get(s.URL + want); err != nil {
+		t.Fatal(err)
+	} else if res.Body.Close(); res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" {
+		t.Errorf("the image answers %d %q", res.StatusCode, res.Header.Get("Content-Type"))
+	}
 	if p.TTL <= 0 || p.TTL > 3*24*3600 {
 		t.Errorf("TTL %d s: want at most the 3 days left to move", p.TTL)
 	}
@@ -563,6 +571,9 @@ func TestPushCardGameOncePerTurnNoHiddenCardInTheUsersLanguage(t *testing.T) {
 			got[n.Device]++
 			if cs := append(letterCards(n.Raw), symbolCards(n.Raw)...); len(cs) > 0 {
 				t.Fatalf("a notice names cards %v: %s", cs, n.Raw)
+			}
+			if n.Payload.Image != "" {
+				t.Errorf("a card game's notice has the image %q", n.Payload.Image)
 			}
 			if n.Device == "bob" && !strings.HasPrefix(n.Payload.Title, "Du bist am Zug gegen alice") {
 				t.Errorf("bob's notice %q is not in German", n.Payload.Title)

@@ -154,6 +154,7 @@ func (a *App) routes(e *echo.Echo) error {
 	a.live.render = &liveRenderer{e: e, db: a.db, games: games, pages: pages, tournaments: tournaments}
 	site.GET("/games/:id/record", archive.record)
 	site.GET("/games/:id/position.svg", archive.image)
+	site.GET("/games/:id/position.png", archive.png)
 	return nil
 }
 

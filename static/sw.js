@@ -97,6 +97,11 @@ self.addEventListener('push', (event) => {
     badge: '/static/icon-192.png',
     data: { url: data.url || '/' },
   };
+  // The game's position as a picture, where the platform shows one; only
+  // a path on this server.
+  if (typeof data.image === 'string' && data.image.startsWith('/') && !data.image.startsWith('//')) {
+    options.image = data.image;
+  }
   if (data.tag) {
     options.tag = data.tag;
     options.renotify = true;
