@@ -42,15 +42,18 @@ func notYetTold(k NoticeKind, subject string) string {
 
 // dueEvents is, per kind other than NoticeMove, a query of the push
 // notices due: user_id, subject, for each device d that wants the kind,
-// was added before the event and whose player was not told about it yet;
+// was added before the event and whose player was not told about it yet
+// (nor ended it: a player who resigned is not told the game is over);
 // ?1 is the oldest event still told (unix seconds). A player with several
 // devices appears once for each.
 var dueEvents = map[NoticeKind]string{
 	NoticeEnd: `SELECT d.user_id AS user_id, g.id AS subject FROM games g JOIN push_subscriptions d ON d.user_id = g.side0_id
-			WHERE g.status = 'finished' AND g.ended_at >= ?1 AND d.created_at <= g.ended_at AND ` + wantsKind(NoticeEnd) + ` AND ` + notYetTold(NoticeEnd, "g.id") + `
+			WHERE g.status = 'finished' AND g.ended_at >= ?1 AND d.created_at <= g.ended_at AND NOT (g.reason = 'resignation' AND g.winner = 1)
+			AND ` + wantsKind(NoticeEnd) + ` AND ` + notYetTold(NoticeEnd, "g.id") + `
 		UNION ALL
 		SELECT d.user_id AS user_id, g.id AS subject FROM games g JOIN push_subscriptions d ON d.user_id = g.side1_id
-			WHERE g.status = 'finished' AND g.ended_at >= ?1 AND d.created_at <= g.ended_at AND ` + wantsKind(NoticeEnd) + ` AND ` + notYetTold(NoticeEnd, "g.id"),
+			WHERE g.status = 'finished' AND g.ended_at >= ?1 AND d.created_at <= g.ended_at AND NOT (g.reason = 'resignation' AND g.winner = 0)
+			AND ` + wantsKind(NoticeEnd) + ` AND ` + notYetTold(NoticeEnd, "g.id"),
 	NoticeChallenge: `SELECT d.user_id AS user_id, c.id AS subject FROM challenges c JOIN push_subscriptions d ON d.user_id = c.opponent_id
 			WHERE c.status = 'open' AND c.created_at >= ?1 AND d.created_at <= c.created_at AND ` + wantsKind(NoticeChallenge) + ` AND ` + notYetTold(NoticeChallenge, "c.id"),
 	NoticeMessage: `SELECT d.user_id AS user_id, m.id AS subject FROM push_subscriptions d JOIN messages m ON m.to_id = d.user_id AND m.read_at IS NULL

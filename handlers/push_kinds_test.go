@@ -40,8 +40,8 @@ func setDeviceWants(t *testing.T, c *client, row int, wants ...string) {
 }
 
 // TestPushEveryKindOfNoticeToTheDevicesThatWantIt: a challenge addressed
-// to bob, a message to him, the game's end (in each player's language)
-// and a tournament round's new game are each told once to every device
+// to bob, a message to him, the game's end (in his language; alice, who
+// resigned it, is not told) and a tournament round's new game are each told once to every device
 // that wants that kind, and never to bob's device that asked for "your
 // move" alone on the settings page.
 func TestPushEveryKindOfNoticeToTheDevicesThatWantIt(t *testing.T) {
@@ -151,15 +151,20 @@ func TestPushEveryKindOfNoticeToTheDevicesThatWantIt(t *testing.T) {
 	step("bob's move", func([]pushed) {})
 	resign(t, a, id)
 	step("end", func(got []pushed) {
-		one("end", got, "alice", "Game over against bob", "You lost", game)
+		if ns := noticesTo(got, "alice"); len(ns) != 0 {
+			t.Errorf("alice, who resigned, is told the game is over: %+v", ns)
+		}
 		one("end", got, "bob-all", "Partie terminée contre alice", "Vous avez gagné", game)
 		for _, p := range got {
 			if p.Payload.Waiting != 0 {
 				t.Errorf("after the end %s's notice counts %d games waiting, want 0", p.Device, p.Payload.Waiting)
 			}
 		}
-		if n := len(got); n != 2 {
-			t.Errorf("end: %d notices, want one each to alice and bob's first device: %+v", n, got)
+		if n := len(got); n != 1 {
+			t.Errorf("end: %d notices, want one to bob's first device: %+v", n, got)
+		}
+		if len(got) == 1 && got[0].Payload.Image != fmt.Sprintf("/games/%d/position.png?ply=2", id) {
+			t.Errorf("end: the image %q, want the final position's", got[0].Payload.Image)
 		}
 	})
 
