@@ -908,3 +908,29 @@ func (p *player) cardsWantChosen(label, token string) {
 		p.t.Fatalf("%s: the place %s is not the one marked as chosen", label, token)
 	}
 }
+
+// TestBrowserTrenchesLegendMatchesTheBoard: the legend under a Trenches
+// board draws "start and landing" as the board marks the squares chosen
+// (the selection's ring, in its colour), in the light and the dark
+// theme.
+func TestBrowserTrenchesLegendMatchesTheBoard(t *testing.T) {
+	needChromium(t)
+	s := startServer(t, "", nil)
+	b := newTab(t, s, false)
+	browserGameOf(t, s, b, false, "trenches", trenches.VariantStandard, "1")
+	b.clickAndLoad(`#board a.can-select`)
+	same := `(() => {
+		const key = getComputedStyle(document.querySelector('.board-legend .key.selected')).boxShadow;
+		const sel = getComputedStyle(document.querySelector('#board .selected')).boxShadow;
+		const colour = (key.match(/rgba?\([^)]*\)/) || [''])[0];
+		return colour !== '' && sel.includes(colour);
+	})()`
+	for _, scheme := range []string{"light", "dark"} {
+		b.colourScheme(scheme)
+		b.open(b.location())
+		b.waitUntil(5*time.Second, "the selection drawn", `document.querySelector('#board .selected') !== null`)
+		if !b.eval(same) {
+			t.Errorf("%s theme: the legend's swatch for the start and landing is not the colour the board marks them in", scheme)
+		}
+	}
+}
