@@ -155,7 +155,7 @@ func (c *canvas) unit(x, y int, dark, tank bool, stars int) {
 		for _, sx := range row(3) {
 			spots = append(spots, spot{sx, -gap / 2})
 		}
-		for _, sx := range row(stars-3) {
+		for _, sx := range row(stars - 3) {
 			spots = append(spots, spot{sx, gap / 2})
 		}
 	}
