@@ -148,7 +148,7 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	case cfg.VacationDays < 0:
 		store.SetVacationDays(0)
 	}
-	if err := loadStarterPuzzles(ctx, store, cfg.Now()); err != nil {
+	if err := loadStarterPuzzles(ctx, store); err != nil {
 		return nil, nil, err
 	}
 	comps, err := store.Computers(ctx)

@@ -113,8 +113,10 @@ func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 
 // loadStarterPuzzles stores the puzzles shipped in the binary
 // (puzzles.Starter) when the database has none, so that a new server has
-// puzzles from its first start.
-func loadStarterPuzzles(ctx context.Context, store *db.DB, now time.Time) error {
+// puzzles from its first start. They are dated at the Unix epoch, as
+// stored before any day began: the daily puzzle of a server's first day
+// is one of them all day, whatever the day's games add.
+func loadStarterPuzzles(ctx context.Context, store *db.DB) error {
 	n, err := store.CountPuzzles(ctx, "")
 	if err != nil || n > 0 {
 		return err
@@ -123,6 +125,6 @@ func loadStarterPuzzles(ctx context.Context, store *db.DB, now time.Time) error 
 	if err != nil {
 		return err
 	}
-	_, err = store.AddPuzzles(ctx, 0, ps, now)
+	_, err = store.AddPuzzles(ctx, 0, ps, time.Unix(0, 0))
 	return err
 }

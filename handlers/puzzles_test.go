@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/rules"
@@ -485,4 +486,55 @@ func TestPuzzleAddressAloneRatesNothing(t *testing.T) {
 	if !strings.HasSuffix(c.URL, page+"?line=d5-g5%2Cg5xg2") || c.text("#puzzle-solved") != "Solved!" || !strings.Contains(c.text("#puzzle-rating-change"), "(+") || rated() != 1 {
 		t.Fatalf("the move sent: at %s, %q, %d attempts rated", c.URL, c.text("#puzzle-outcome"), rated())
 	}
+}
+
+// TestDailyPuzzleHoldsAllOfTheFirstDay: on a new server the daily puzzle
+// is one of the shipped puzzles, and stays the same all day while the
+// day's games add puzzles.
+func TestDailyPuzzleHoldsAllOfTheFirstDay(t *testing.T) {
+	s := startServer(t, "", nil)
+	c := s.newClient(t)
+	daily := func() string {
+		t.Helper()
+		c.Get("/")
+		c.wantStatus(http.StatusOK)
+		href, ok := c.Last.Find("#daily-puzzle a").First().Attr("href")
+		if !ok {
+			t.Fatal("no daily puzzle on the home page")
+		}
+		return href
+	}
+	first := daily()
+	// A puzzle of each game is added during the day.
+	addRacePuzzle(t, s)
+	shipped, err := puzzles.Starter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range shipped {
+		if p.Game == "trenches" && strings.HasSuffix(p.Position, "1T1xx1x2x l") {
+			p.Position = strings.TrimSuffix(p.Position, "1T1xx1x2x l") + "1T1xx1x3 l" // one Debris fewer
+			if _, err := s.DB.AddPuzzles(context.Background(), 0, []puzzles.Puzzle{p}, s.Clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if n, _ := s.DB.CountPuzzles(context.Background(), "trenches"); n != 1+countShipped(shipped, "trenches") {
+		t.Fatalf("%d Trenches puzzles stored", n)
+	}
+	s.Clock.Advance(time.Hour)
+	if got := daily(); got != first {
+		t.Fatalf("after a puzzle was added, the daily puzzle went from %s to %s", first, got)
+	}
+}
+
+func countShipped(ps []puzzles.Puzzle, game string) int {
+	n := 0
+	for _, p := range ps {
+		if p.Game == game {
+			n++
+		}
+	}
+	return n
 }
