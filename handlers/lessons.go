@@ -81,14 +81,15 @@ func cookieProgress(c echo.Context, secure bool) lessonProgress {
 }
 
 // carryLessonProgress moves a visitor's progress from the lesson cookie
-// into the account userID has just signed up for or into: the steps are
-// recorded in the account, and the cookie is cleared. No cookie changes
+// into the account userID has just signed up for or into: the steps (and
+// the final game, if won) are recorded in the account, and the cookie is
+// cleared. No cookie changes
 // nothing.
 func carryLessonProgress(c echo.Context, d *db.DB, secure bool, userID int64, now time.Time) error {
 	done := map[string][]int{}
 	for game, steps := range cookieProgress(c, secure) {
 		for n, ok := range steps {
-			if ok && n <= len(mustCourse(game).Steps) {
+			if ok && n <= finalStep(mustCourse(game)) { // the steps, and the final game won
 				done[game] = append(done[game], n)
 			}
 		}
@@ -150,7 +151,8 @@ func courseOf(c echo.Context) (lessons.Course, error) {
 // courseView is a course as the lists show it.
 func courseView(ctx context.Context, course lessons.Course, done lessonProgress) views.LearnCourse {
 	lc := views.LearnCourse{Game: course.Game, Title: views.T(ctx, course.Title), Intro: views.T(ctx, course.Intro),
-		Href: "/learn/" + course.Game, Total: len(course.Steps), FinalHref: finalURL(course.Game)}
+		Href: "/learn/" + course.Game, Total: len(course.Steps), FinalHref: finalURL(course.Game),
+		FinalWon: done[course.Game][finalStep(course)]}
 	for i, s := range course.Steps {
 		d := done[course.Game][i+1]
 		if d {
@@ -160,6 +162,10 @@ func courseView(ctx context.Context, course lessons.Course, done lessonProgress)
 	}
 	return lc
 }
+
+// finalStep is the step number under which winning course's final game
+// is kept in the progress: the one after its last step.
+func finalStep(course lessons.Course) int { return len(course.Steps) + 1 }
 
 // stepURL is the address of step n (from 1) of game's course.
 func stepURL(game string, n int) string { return fmt.Sprintf("/learn/%s/%d", game, n) }
@@ -408,6 +414,10 @@ func (h *lessonHandler) final(c echo.Context) error {
 		switch res.Winner {
 		case learner:
 			p.Message = tr(c, "You won the game against the computer, %[1]d to %[2]d.", mine, theirs)
+			if err := h.markDone(c, done, course.Game, finalStep(course)); err != nil {
+				return err
+			}
+			p.Course.FinalWon = true
 		case learner.Other():
 			p.Message = tr(c, "The computer won the game, %[2]d to %[1]d.", mine, theirs)
 		default:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/trench-games/trench/rules"
+	"github.com/trench-games/trench/rules/bot"
 	"github.com/trench-games/trench/rules/cards"
 	"github.com/trench-games/trench/rules/lessons"
 	"github.com/trench-games/trench/views"
@@ -415,5 +416,68 @@ func TestLessonFinalGameAgainstTheComputer(t *testing.T) {
 			}
 			t.Logf("%s: %d moves, %s", course.Game, len(moves), res)
 		})
+	}
+}
+
+// TestLessonFinalGameWonIsMarked: a visitor who wins the TRENCH course's
+// final game against the computer (the learner's moves found by the
+// computer's own search) sees it marked as won on the course, on the
+// list of courses and beside the steps, and it is carried into the
+// account they then open.
+func TestLessonFinalGameWonIsMarked(t *testing.T) {
+	s := startServer(t, "", nil)
+	course, _ := lessons.Lookup("trench")
+	player, ok := bot.Lookup(course.Game)
+	if !ok {
+		t.Fatal("no computer player for TRENCH")
+	}
+	var won []string
+	for seed := int64(1); seed <= 5 && won == nil; seed++ {
+		var moves []string
+		f, err := course.PlayFinal(nil)
+		for err == nil && !f.Over() && len(moves) < 200 {
+			th, terr := player.Think(f.Last(), bot.Request{Level: bot.Hard, Side: f.Learner, Seed: seed, Budget: bot.Budget{Nodes: 20_000}})
+			if terr != nil {
+				t.Fatal(terr)
+			}
+			moves = append(moves, th.Move)
+			f, err = course.PlayFinal(moves)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Over() && f.Last().Result().Winner == f.Learner {
+			won = moves
+		}
+	}
+	if won == nil {
+		t.Fatal("the computer's search found no win for the learner against easy")
+	}
+	c := s.newClient(t)
+	c.Get("/learn/trench")
+	if c.Last.Find("#learn-final-won").Length() != 0 {
+		t.Fatal("the final game is marked won before it was played")
+	}
+	c.Get("/learn/trench/play?line=" + url.QueryEscape(strings.Join(won, ",")))
+	c.wantStatus(http.StatusOK)
+	if got := c.text("#lesson-result"); !strings.HasPrefix(got, "You won the game against the computer") {
+		t.Fatalf("after the winning line: %q", got)
+	}
+	c.Get("/learn/trench")
+	if c.text("#learn-final-won") != "· won" {
+		t.Fatalf("the course does not mark the final game won: %q", c.text("#learn-final-won"))
+	}
+	c.Get("/learn")
+	if got := c.text("#learn-trench .learn-progress"); !strings.Contains(got, "the final game won") {
+		t.Fatalf("the list of courses says %q", got)
+	}
+	c.Get("/learn/trench/1")
+	if c.Last.Find("#learn-final-won").Length() != 1 {
+		t.Fatal("the steps' list does not mark the final game won")
+	}
+	c.SignUp("finalist")
+	c.Get("/learn/trench")
+	if c.Last.Find("#learn-final-won").Length() != 1 {
+		t.Fatal("the win is not carried into the new account")
 	}
 }

@@ -14,6 +14,7 @@ type LearnCourse struct {
 	Done, Total  int    // steps done, steps in all
 	Steps        []LearnStepLink
 	FinalHref    string // the game against the computer that ends the course
+	FinalWon     bool   // the viewer has won that game
 }
 
 // LearnStepLink is a step in a course's list.
