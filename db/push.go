@@ -126,20 +126,7 @@ func scanPush(sc interface{ Scan(...any) error }) (PushSubscription, error) {
 
 // PushSubscriptions returns userID's devices, the oldest first.
 func (db *DB) PushSubscriptions(ctx context.Context, userID int64) ([]PushSubscription, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+pushColumns+` FROM push_subscriptions WHERE user_id = ? ORDER BY id`, userID)
-	if err != nil {
-		return nil, fmt.Errorf("db: push subscriptions: %w", err)
-	}
-	defer rows.Close()
-	var out []PushSubscription
-	for rows.Next() {
-		s, err := scanPush(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return userPushSubscriptions(ctx, db.read, userID)
 }
 
 // DeletePushSubscription removes userID's device id. Errors: KindNotFound

@@ -211,9 +211,10 @@ func (db *DB) ClaimPushNotices(ctx context.Context, now time.Time, results []Pus
 	return out, tx.Commit()
 }
 
-// userPushSubscriptions returns userID's devices in tx.
-func userPushSubscriptions(ctx context.Context, tx *Tx, userID int64) ([]PushSubscription, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT `+pushColumns+` FROM push_subscriptions WHERE user_id = ? ORDER BY id`, userID)
+// userPushSubscriptions returns userID's devices, the oldest first, read
+// with q (the read pool or a transaction).
+func userPushSubscriptions(ctx context.Context, q queryer, userID int64) ([]PushSubscription, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+pushColumns+` FROM push_subscriptions WHERE user_id = ? ORDER BY id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: push subscriptions: %w", err)
 	}

@@ -78,6 +78,23 @@ type boardLines struct {
 	Alts [][]string
 }
 
+// lineAndMove reads the line of a lesson's or a puzzle's address (?line=,
+// the moves so far) and appends move, one typed or sent ("" for none).
+// Errors: KindInvalid for a line too long or a move over 64 bytes.
+func lineAndMove(c echo.Context, move string) ([]string, error) {
+	line, err := parseMoves(c.QueryParam("line"), tr(c, "line|analysis"))
+	if err != nil {
+		return nil, err
+	}
+	if move = strings.TrimSpace(move); move != "" {
+		if len(move) > 64 {
+			return nil, db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
+		}
+		line = append(line, move)
+	}
+	return line, nil
+}
+
 // parseMoves reads a line of the address: moves separated by commas.
 // Errors: KindInvalid.
 func parseMoves(raw, what string) ([]string, error) {

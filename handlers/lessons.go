@@ -215,15 +215,9 @@ func (h *lessonHandler) step(c echo.Context) error {
 	ctx := c.Request().Context()
 	step := course.Steps[n-1]
 	self := stepURL(course.Game, n)
-	line, err := parseMoves(c.QueryParam("line"), tr(c, "line|analysis"))
+	line, err := lineAndMove(c, c.QueryParam("try"))
 	if err != nil {
 		return err
-	}
-	if try := strings.TrimSpace(c.QueryParam("try")); try != "" {
-		if len(try) > 64 {
-			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
-		}
-		line = append(line, try)
 	}
 	if len(line) > step.Moves {
 		line = line[:step.Moves+1] // the move after the last allowed is refused below
@@ -344,15 +338,9 @@ func (h *lessonHandler) final(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	self := finalURL(course.Game)
-	line, err := parseMoves(c.QueryParam("line"), tr(c, "line|analysis"))
+	line, err := lineAndMove(c, c.QueryParam("try"))
 	if err != nil {
 		return err
-	}
-	if try := strings.TrimSpace(c.QueryParam("try")); try != "" {
-		if len(try) > 64 {
-			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
-		}
-		line = append(line, try)
 	}
 	done, err := h.progress(c)
 	if err != nil {

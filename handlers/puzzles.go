@@ -262,22 +262,19 @@ func (h *puzzleHandler) puzzle(c echo.Context, post bool) error {
 	if err != nil {
 		return err
 	}
-	line, err := parseMoves(c.QueryParam("line"), tr(c, "line|analysis"))
+	move, rawSolution := c.QueryParam("try"), c.QueryParam("solution")
+	if post {
+		move, rawSolution = c.Request().PostFormValue("move"), c.Request().PostFormValue("solution")
+		if strings.TrimSpace(move) == "" && rawSolution != "1" {
+			return db.Errorf(db.KindInvalid, "There is no move to play.")
+		}
+	}
+	if rawSolution != "" {
+		move = "" // the solution shown: no move of the player's
+	}
+	line, err := lineAndMove(c, move)
 	if err != nil {
 		return err
-	}
-	try, rawSolution := strings.TrimSpace(c.QueryParam("try")), c.QueryParam("solution")
-	if post {
-		try, rawSolution = strings.TrimSpace(c.Request().PostFormValue("move")), c.Request().PostFormValue("solution")
-		if try == "" && rawSolution != "1" {
-			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
-		}
-	}
-	if try != "" && rawSolution == "" {
-		if len(try) > 64 {
-			return db.Errorf(db.KindInvalid, "Move %d of the %s is empty or too long.", len(line)+1, tr(c, "line|analysis"))
-		}
-		line = append(line, try)
 	}
 	solver := start.ToMove()
 	self := puzzleURL(pz.Game, pz.ID)
