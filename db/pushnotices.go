@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -106,8 +105,8 @@ type PushResult struct {
 	RetryAt  time.Time
 }
 
-// ClaimPushNotices does, in one transaction (and takes no write lock when
-// there is nothing to do): it records results (see FinishPushDeliveries);
+// ClaimPushNotices reads what is due without a lock, then does, in one
+// transaction (none when there is nothing to do): it records results (see FinishPushDeliveries);
 // it records every push notice due at now (a game waiting for a player's
 // move in a turn not yet told, and within NoticeWindow a game of theirs
 // that ended, a challenge addressed to them, a message to them not yet
@@ -122,20 +121,63 @@ type PushResult struct {
 // one is marked as being sent. The deliveries of new notices beyond limit
 // are stored, due now, for the next calls.
 func (db *DB) ClaimPushNotices(ctx context.Context, now time.Time, results []PushResult, limit int) ([]PushDelivery, error) {
+	// What is due is read first, outside the write: the write then only
+	// records, so that a move waits for it as little as possible. A notice
+	// read as due twice is recorded once (the notices' key), and one whose
+	// turn passed in between is dropped when it is composed.
 	since := unix(now.Add(-NoticeWindow))
-	if len(results) == 0 {
-		parts := []string{`EXISTS (SELECT 1 FROM push_deliveries WHERE sending = 0 AND next_at <= ?2)`}
-		for _, k := range noticeKinds {
-			parts = append(parts, `EXISTS (`+dueQuery(k)+`)`)
+	type told struct {
+		kind          NoticeKind
+		user, subject int64
+		ply           int
+	}
+	var due []told
+	for _, k := range noticeKinds {
+		rows, err := db.read.QueryContext(ctx, `SELECT DISTINCT user_id, subject, ply FROM (`+dueQuery(k)+`)`, since, unix(now))
+		if err != nil {
+			return nil, fmt.Errorf("db: %s notices due: %w", k, err)
 		}
-		var due bool
-		if err := db.read.QueryRowContext(ctx, `SELECT `+strings.Join(parts, ` OR `), since, unix(now)).Scan(&due); err != nil {
+		for rows.Next() {
+			t := told{kind: k}
+			if err := rows.Scan(&t.user, &t.subject, &t.ply); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			due = append(due, t)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("db: %s notices due: %w", k, err)
+		}
+	}
+	if len(results) == 0 && len(due) == 0 {
+		var stored bool
+		if err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM push_deliveries WHERE sending = 0 AND next_at <= ?)`,
+			unix(now)).Scan(&stored); err != nil {
 			return nil, fmt.Errorf("db: push notices due: %w", err)
 		}
-		if !due {
+		if !stored {
 			return nil, nil
 		}
 	}
+	subs := map[int64][]PushSubscription{} // the devices of each player told, by user
+	lang := map[int64]string{}
+	for _, t := range due {
+		if _, ok := subs[t.user]; ok {
+			continue
+		}
+		devices, err := userPushSubscriptions(ctx, db.read, t.user)
+		if err != nil {
+			return nil, err
+		}
+		subs[t.user] = devices
+		var l string
+		if err := db.read.QueryRowContext(ctx, `SELECT language FROM users WHERE id = ?`, t.user).Scan(&l); err != nil {
+			return nil, fmt.Errorf("db: push notice's language: %w", err)
+		}
+		lang[t.user] = l
+	}
+
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return nil, err
@@ -145,59 +187,31 @@ func (db *DB) ClaimPushNotices(ctx context.Context, now time.Time, results []Pus
 		return nil, err
 	}
 	var out []PushDelivery
-	subs := map[int64][]PushSubscription{} // the devices of each player told, by user
-	lang := map[int64]string{}
-	for _, k := range noticeKinds {
-		rows, err := tx.QueryContext(ctx, `INSERT INTO notices (channel, kind, user_id, subject, ply, sent_at)
-			SELECT DISTINCT 'push', ?3, user_id, subject, ply, ?2 FROM (`+dueQuery(k)+`)
-			WHERE true ON CONFLICT (channel, user_id, kind, subject, ply) DO NOTHING
-			RETURNING user_id, subject, ply`, since, unix(now), string(k))
+	for _, t := range due {
+		res, err := tx.ExecContext(ctx, `INSERT INTO notices (channel, kind, user_id, subject, ply, sent_at)
+			VALUES ('push', ?, ?, ?, ?, ?) ON CONFLICT (channel, user_id, kind, subject, ply) DO NOTHING`,
+			string(t.kind), t.user, t.subject, t.ply, unix(now))
 		if err != nil {
-			return nil, fmt.Errorf("db: record %s notices: %w", k, err)
+			return nil, fmt.Errorf("db: record %s notice: %w", t.kind, err)
 		}
-		type told struct {
-			user, subject int64
-			ply           int
-		}
-		var ts []told
-		for rows.Next() {
-			var t told
-			if err := rows.Scan(&t.user, &t.subject, &t.ply); err != nil {
-				rows.Close()
-				return nil, err
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err != nil {
+				return nil, fmt.Errorf("db: record %s notice: %w", t.kind, err)
 			}
-			ts = append(ts, t)
+			continue // told already
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("db: record %s notices: %w", k, err)
-		}
-		for _, t := range ts {
-			devices, ok := subs[t.user]
-			if !ok {
-				if devices, err = userPushSubscriptions(ctx, tx, t.user); err != nil {
-					return nil, err
-				}
-				subs[t.user] = devices
-				var l string
-				if err := tx.QueryRowContext(ctx, `SELECT language FROM users WHERE id = ?`, t.user).Scan(&l); err != nil {
-					return nil, fmt.Errorf("db: push notice's language: %w", err)
-				}
-				lang[t.user] = l
+		for _, d := range subs[t.user] {
+			if !slices.Contains(d.Wants, string(t.kind)) {
+				continue
 			}
-			for _, d := range devices {
-				if !slices.Contains(d.Wants, string(k)) {
-					continue
-				}
-				pd := PushDelivery{Sub: d, Language: lang[t.user], Kind: k, Subject: t.subject, TurnPly: t.ply, Attempts: 1}
-				if len(out) < limit {
-					out = append(out, pd)
-					continue
-				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, kind, subject, turn_ply, next_at)
-					VALUES (?, ?, ?, ?, ?)`, d.ID, string(k), t.subject, t.ply, unix(now)); err != nil {
-					return nil, fmt.Errorf("db: queue push notice: %w", err)
-				}
+			pd := PushDelivery{Sub: d, Language: lang[t.user], Kind: t.kind, Subject: t.subject, TurnPly: t.ply, Attempts: 1}
+			if len(out) < limit {
+				out = append(out, pd)
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO push_deliveries (subscription_id, kind, subject, turn_ply, next_at)
+				VALUES (?, ?, ?, ?, ?)`, d.ID, string(t.kind), t.subject, t.ply, unix(now)); err != nil {
+				return nil, fmt.Errorf("db: queue push notice: %w", err)
 			}
 		}
 	}
