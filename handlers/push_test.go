@@ -69,6 +69,18 @@ type pushService struct {
 	tries   map[string]int // requests per device, whatever the answer
 	hold    chan struct{}  // when not nil, requests wait until it is closed
 	held    chan struct{}  // a request is being held
+	// lazy: each request is answered 201 at once and checked and
+	// decrypted only when Got is called, as a real push service does its
+	// work on other machines than the server's (the bench's way).
+	lazy  bool
+	later []lateRequest
+}
+
+// lateRequest is a request a lazy service answered and has yet to check.
+type lateRequest struct {
+	name string
+	r    *http.Request // its body read into memory
+	at   time.Time
 }
 
 func startPushService(t *testing.T) *pushService {
@@ -104,6 +116,24 @@ func (ps *pushService) Answer(device string, statuses ...int) {
 // Got returns the notifications accepted so far and forgets them.
 func (ps *pushService) Got() []pushed {
 	ps.mu.Lock()
+	later, key := ps.later, ps.key
+	ps.later = nil
+	ps.mu.Unlock()
+	for _, l := range later {
+		ps.mu.Lock()
+		d := ps.devices[l.name]
+		ps.mu.Unlock()
+		p, plain, err := ps.check(l.name, d, key, l.r)
+		if err != nil {
+			ps.t.Errorf("push service: %v (%q)", err, plain)
+			continue
+		}
+		p.At = l.at
+		ps.mu.Lock()
+		ps.got = append(ps.got, p)
+		ps.mu.Unlock()
+	}
+	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	out := ps.got
 	ps.got = nil
@@ -134,22 +164,23 @@ func (ps *pushService) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if err := ps.checkVAPID(r, key); err != nil {
-		ps.fail(w, "VAPID: %v", err)
+	if ps.lazy {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			ps.fail(w, "read: %v", err)
+			return
+		}
+		late := r.Clone(context.Background())
+		late.Body = io.NopCloser(bytes.NewReader(body))
+		ps.mu.Lock()
+		ps.later = append(ps.later, lateRequest{name: name, r: late, at: time.Now()})
+		ps.mu.Unlock()
+		w.WriteHeader(http.StatusCreated)
 		return
 	}
-	if r.Header.Get("Content-Encoding") != "aes128gcm" {
-		ps.fail(w, "Content-Encoding %q", r.Header.Get("Content-Encoding"))
-		return
-	}
-	body, err := io.ReadAll(r.Body)
+	p, plain, err := ps.check(name, d, key, r)
 	if err != nil {
-		ps.fail(w, "read: %v", err)
-		return
-	}
-	plain, err := decryptAES128GCM(body, d.priv, d.auth)
-	if err != nil {
-		ps.fail(w, "decrypt: %v", err)
+		ps.fail(w, "%v (%q)", err, plain)
 		return
 	}
 	if hold != nil {
@@ -165,13 +196,7 @@ func (ps *pushService) serve(w http.ResponseWriter, r *http.Request) {
 	if q := ps.answers[name]; len(q) > 0 {
 		status, ps.answers[name] = q[0], q[1:]
 	}
-	p := pushed{Device: name, At: time.Now(), Raw: string(plain), Urgency: r.Header.Get("Urgency"), Topic: r.Header.Get("Topic")}
-	p.TTL, _ = strconv.Atoi(r.Header.Get("TTL"))
-	if err := json.Unmarshal(plain, &p.Payload); err != nil {
-		ps.mu.Unlock()
-		ps.fail(w, "payload %q: %v", plain, err)
-		return
-	}
+	p.At = time.Now()
 	if status == http.StatusCreated {
 		ps.got = append(ps.got, p)
 	}
@@ -180,6 +205,31 @@ func (ps *pushService) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "120")
 	}
 	w.WriteHeader(status)
+}
+
+// check checks a request of device d (named name): its VAPID JWT
+// against key, its encoding, and decrypts its payload into a
+// notification; plain is the decrypted payload, for the error's message.
+func (ps *pushService) check(name string, d *pushDevice, key *ecdsa.PublicKey, r *http.Request) (p pushed, plain []byte, err error) {
+	if err := ps.checkVAPID(r, key); err != nil {
+		return p, nil, fmt.Errorf("VAPID: %w", err)
+	}
+	if r.Header.Get("Content-Encoding") != "aes128gcm" {
+		return p, nil, fmt.Errorf("Content-Encoding %q", r.Header.Get("Content-Encoding"))
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return p, nil, fmt.Errorf("read: %w", err)
+	}
+	if plain, err = decryptAES128GCM(body, d.priv, d.auth); err != nil {
+		return p, nil, fmt.Errorf("decrypt: %w", err)
+	}
+	p = pushed{Device: name, Raw: string(plain), Urgency: r.Header.Get("Urgency"), Topic: r.Header.Get("Topic")}
+	p.TTL, _ = strconv.Atoi(r.Header.Get("TTL"))
+	if err := json.Unmarshal(plain, &p.Payload); err != nil {
+		return p, plain, fmt.Errorf("payload: %w", err)
+	}
+	return p, plain, nil
 }
 
 // checkVAPID checks r's Authorization header: "vapid t=JWT, k=KEY" with
