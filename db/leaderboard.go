@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -130,10 +131,14 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 	if provisional {
 		where = `r.game = ?1 AND +r.listed_until < ?2 AND +r.updated_at >= ?3`
 	}
+	// The lines before the page are skipped inside ratings_rank alone
+	// (the inner query reads only its columns); the rows and the names
+	// are read for the page's own lines.
 	rows, err := db.read.QueryContext(ctx, `SELECT r.user_id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
-		FROM ratings r JOIN users u ON u.id = r.user_id
-		WHERE `+where+`
-		ORDER BY r.rating DESC, r.user_id LIMIT ?4 OFFSET ?5`, game, unix(now), leaderSince(now), limit, offset)
+		FROM (SELECT r.user_id FROM ratings r WHERE `+where+`
+			ORDER BY r.rating DESC, r.user_id LIMIT ?4 OFFSET ?5) k
+		JOIN ratings r ON r.user_id = k.user_id AND r.game = ?1
+		JOIN users u ON u.id = r.user_id`, game, unix(now), leaderSince(now), limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("db: leaderboard: %w", err)
 	}
@@ -151,7 +156,18 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 		r.Rating, r.RD, r.Games, r.LastGame, r.Provisional = pr.Rating, pr.RD, pr.Games, pr.LastGame, provisional
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("db: leaderboard: %w", err)
+	}
+	// The page's lines, in the order the inner query chose them (at
+	// leaves a rating as stored).
+	slices.SortFunc(out, func(a, b LeaderRow) int {
+		if c := cmp.Compare(b.Rating, a.Rating); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.UserID, b.UserID)
+	})
+	return out, nil
 }
 
 // rankAbove returns the rank of an established rating of game at now:
@@ -274,9 +290,12 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 	if err := count.Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
+	// The names before the page are skipped in the names' index alone;
+	// the rows are read for the page's own players.
 	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at, u.last_played)
-		FROM users u WHERE u.name >= ? AND u.name < ? AND u.name LIKE ? ESCAPE '\'
-		ORDER BY u.name COLLATE NOCASE LIMIT ? OFFSET ?`, prefix, upper, pattern, limit, offset)
+		FROM (SELECT id FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'
+			ORDER BY name COLLATE NOCASE LIMIT ? OFFSET ?) k
+		JOIN users u ON u.id = k.id`, prefix, upper, pattern, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
@@ -295,6 +314,8 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
+	// In the order the inner query chose them: by name, ignoring case.
+	slices.SortStableFunc(out, func(a, b DirectoryRow) int { return compareNoCase(a.Name, b.Name) })
 	for i := range out {
 		if out[i].Ratings, err = db.Ratings(ctx, out[i].ID, now); err != nil {
 			return nil, 0, err
@@ -338,4 +359,22 @@ func (db *DB) RatingHistory(ctx context.Context, userID int64, game string, limi
 	}
 	slices.Reverse(out)
 	return out, rows.Err()
+}
+
+// compareNoCase orders a and b as SQLite's NOCASE collation does: ASCII
+// letters folded to lower case, every other byte as it is.
+func compareNoCase(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return cmp.Compare(x, y)
+		}
+	}
+	return cmp.Compare(len(a), len(b))
 }
