@@ -219,7 +219,7 @@ var boundedSorts = map[string]string{
 // offsetReads are queries whose OFFSET skips rows, not index entries,
 // and why they are few.
 var offsetReads = map[string]string{
-	"SELECT ended_at, id FROM (SELECT * FROM (SELECT g.ended_at, g.id": "the archive's offset, at most ArchiveCountCap from its cursor; only a player's won or lost games read each game's winner",
+	"SELECT ended_at, id FROM (SELECT * FROM (SELECT g.ended_at, g.id":                                     "the archive's offset, at most ArchiveCountCap from its cursor; only a player's won or lost games read each game's winner",
 	"FROM tournaments t JOIN users u ON u.id = t.organiser_id WHERE t.status IN ('finished', 'cancelled')": "finished tournaments are few (about a thousand after years), read by id from the newest",
 }
 
