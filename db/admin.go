@@ -294,14 +294,16 @@ type Figures struct {
 }
 
 // Figures counts the server's players, games and database size at now:
-// the games and moves from the counters the database keeps, the others
-// through indexes (the accounts by reading them all).
+// the games and moves from the counters the database keeps, the active
+// players from the players of each day (last_played_days) and those of
+// the first day one by one, the others through indexes.
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
 	var f Figures
 	err := db.read.QueryRowContext(ctx, `SELECT
 		(SELECT n FROM counters WHERE name = 'players'),
 		(SELECT COUNT(*) FROM users WHERE deleted_at IS NULL AND suspended_at IS NOT NULL),
-		(SELECT COUNT(*) FROM users WHERE last_played > ?1),
+		(SELECT COALESCE(SUM(players), 0) FROM last_played_days WHERE day > ?1 / 86400) +
+			(SELECT COUNT(*) FROM users WHERE last_played > ?1 AND last_played < (?1 / 86400 + 1) * 86400),
 		(SELECT n FROM counters WHERE name = 'games'),
 		(SELECT n FROM counters WHERE name = 'active_games'),
 		(SELECT n FROM counters WHERE name = 'moves'),

@@ -36,6 +36,11 @@ func wantFiguresAgree(t *testing.T, store *db.DB, when string) {
 			WHERE deleted_at IS NULL AND computer_level IS NULL`},
 		{"games in progress", `SELECT (SELECT n FROM counters WHERE name = 'active_games') - COUNT(*) FROM games WHERE status = 'active'`},
 		{"accounts", `SELECT (SELECT n FROM counters WHERE name = 'users') - COUNT(*) FROM users`},
+		{"players of each day", `SELECT COUNT(*) FROM (
+			SELECT * FROM (SELECT last_played / 86400, COUNT(*) FROM users WHERE last_played > 0 GROUP BY 1
+				EXCEPT SELECT day, players FROM last_played_days WHERE players != 0)
+			UNION ALL SELECT * FROM (SELECT day, players FROM last_played_days WHERE players != 0
+				EXCEPT SELECT last_played / 86400, COUNT(*) FROM users WHERE last_played > 0 GROUP BY 1))`},
 	}
 	for _, c := range checks {
 		var n int
@@ -101,5 +106,22 @@ func TestPageFiguresFollowTheGames(t *testing.T) {
 	}
 	if f.ActivePlayers < 4 {
 		t.Errorf("figures: %d players active in the last 30 days, want the new ones at least", f.ActivePlayers)
+	}
+	// The count of active players, at moments in and between days, is
+	// the players whose last game is less than 30 days old.
+	for _, now := range []time.Time{t0, at.Add(5 * time.Hour), t0.Add(-20*24*time.Hour + 13*time.Hour + 7*time.Minute),
+		t0.Add(10*24*time.Hour + 86399*time.Second), t0.Add(29 * 24 * time.Hour), t0.Add(45 * 24 * time.Hour)} {
+		f, err := store.Figures(ctx, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want int
+		if err := db.ReadPool(store).QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE last_played > ?`,
+			now.Add(-30*24*time.Hour).Unix()).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if f.ActivePlayers != want || want == 0 && now.Before(t0.Add(24*time.Hour)) {
+			t.Errorf("figures at %v: %d players active in the last 30 days, want %d", now, f.ActivePlayers, want)
+		}
 	}
 }
