@@ -486,3 +486,77 @@ func TestUpgradeBackupsKeepTheNewestOfTheOldestSchema(t *testing.T) {
 		t.Errorf("backup %s: %+v (%v), want schema 8", made[1], c, err)
 	}
 }
+
+// releaseDatabase makes a database at path with the migrations of the
+// embedded set whose numbers keep says, and one player, as a release
+// with those migrations left it.
+func releaseDatabase(t *testing.T, path string, keep func(v int64) bool) {
+	t.Helper()
+	ctx := context.Background()
+	set := fstest.MapFS{}
+	names, err := fs.Glob(migrationFiles(), "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		v, err := goose.NumericComponent(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keep(v) {
+			b, err := fs.ReadFile(migrationFiles(), n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set[n] = &fstest.MapFile{Data: b}
+		}
+	}
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, w, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ExecContext(ctx, `INSERT INTO users (name, password_hash, created_at) VALUES ('ann', 'x', 1)`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A release had migration 026 (page figures) before 025 (puzzles) was
+// written: its databases upgrade, 025 included. Any other migration
+// missing below a database's version is still refused.
+func TestAnUpgradeFromTheReleaseWithout025(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trench.db")
+	releaseDatabase(t, path, func(v int64) bool { return v <= 26 && v != 25 })
+	store, err := OpenWith(ctx, path, Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("open the database of the release without 025: %v", err)
+	}
+	var puzzles, ann int
+	err = store.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM puzzles), (SELECT COUNT(*) FROM users WHERE name = 'ann')`).Scan(&puzzles, &ann)
+	store.Close()
+	if err != nil || ann != 1 {
+		t.Errorf("after the upgrade: %d puzzles, %d players named ann (%v), want the puzzles' table and the player", puzzles, ann, err)
+	}
+	if v, _, _ := schemaOf(t, path); v != SchemaVersion() {
+		t.Errorf("after the upgrade: schema version %d, want %d", v, SchemaVersion())
+	}
+
+	other := filepath.Join(t.TempDir(), "trench.db")
+	releaseDatabase(t, other, func(v int64) bool { return v <= 26 && v != 24 })
+	v0, schema0, _ := schemaOf(t, other)
+	_, err = OpenWith(ctx, other, Options{Logger: slog.New(slog.DiscardHandler)})
+	if err == nil || !strings.Contains(err.Error(), "024_lessons.sql is not applied") {
+		t.Errorf("open a database missing 024 below its version: %v, want it refused", err)
+	}
+	if v, schema, _ := schemaOf(t, other); v != v0 || schema != schema0 {
+		t.Errorf("the refused database changed: version %d, want %d", v, v0)
+	}
+}
