@@ -399,3 +399,34 @@ func TestResetLinksEndAtPasswordAndAddressChange(t *testing.T) {
 		t.Errorf("a fourth link in the hour: %v, want the hourly cap to count the ended ones", err)
 	}
 }
+
+// The admin's list of accounts: the living ones by name (any case), then
+// the deleted ones, at most MaxUserList.
+func TestSearchUsersListsTheLivingFirstByName(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "Cy", "bea", "al", "dan")
+	if err := store.DeleteAccount(ctx, us[2].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	got, err := store.SearchUsers(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, u := range got {
+		names = append(names, u.Name)
+	}
+	if len(names) != 4 || names[0] != "bea" || names[1] != "Cy" || names[2] != "dan" || !got[3].Deleted() {
+		t.Errorf("accounts listed: %v, want bea, Cy, dan, then the deleted one", names)
+	}
+	var more []string
+	for i := range db.MaxUserList {
+		more = append(more, fmt.Sprintf("p%03d", i))
+	}
+	users(t, store, more...)
+	got, err = store.SearchUsers(ctx, "")
+	if err != nil || len(got) != db.MaxUserList || got[0].Name != "bea" || got[db.MaxUserList-1].Name != "p096" {
+		t.Errorf("%d accounts listed (%v), want the first %d living ones by name", len(got), err, db.MaxUserList)
+	}
+}

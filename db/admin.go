@@ -91,25 +91,36 @@ func (db *DB) UnsuspendUser(ctx context.Context, userID int64) error {
 // MaxUserList is the most accounts SearchUsers returns.
 const MaxUserList = 100
 
-// SearchUsers returns the accounts (deleted ones too) whose name contains
-// query (any case; "" for all), by name, at most MaxUserList.
+// SearchUsers returns the accounts whose name contains query (any case;
+// "" for all), by name, at most MaxUserList: the living ones first, then
+// the deleted ones. Each part is read along the names' index in order,
+// and stops when the list is full.
 func (db *DB) SearchUsers(ctx context.Context, query string) ([]User, error) {
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(query)
-	rows, err := db.read.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE name LIKE ? ESCAPE '\' AND computer_level IS NULL
-		ORDER BY deleted_at IS NOT NULL, name COLLATE NOCASE LIMIT ?`, "%"+esc+"%", MaxUserList)
-	if err != nil {
-		return nil, fmt.Errorf("db: search users: %w", err)
-	}
-	defer rows.Close()
 	var out []User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
+	for _, deleted := range []string{"deleted_at IS NULL", "deleted_at IS NOT NULL"} {
+		if len(out) >= MaxUserList {
+			break
 		}
-		out = append(out, u)
+		rows, err := db.read.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE name LIKE ? ESCAPE '\' AND computer_level IS NULL
+			AND `+deleted+` ORDER BY name LIMIT ?`, "%"+esc+"%", MaxUserList-len(out))
+		if err != nil {
+			return nil, fmt.Errorf("db: search users: %w", err)
+		}
+		for rows.Next() {
+			u, err := scanUser(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, u)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("db: search users: %w", err)
+		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // AllOpenChallenges returns every open challenge, newest first (at most

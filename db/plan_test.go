@@ -225,9 +225,7 @@ var offsetReads = map[string]string{
 
 // fullReads are queries that read a large table from end to end, and why
 // that is acceptable.
-var fullReads = map[string]string{
-	"FROM users WHERE name LIKE ? ESCAPE '\\' AND computer_level IS NULL ORDER BY deleted_at IS NOT NULL": "the admin's search by any part of a name",
-}
+var fullReads = map[string]string{}
 
 // playerRows is a plan's read of a player's games or rating changes
 // through the index by player (with the game's status, none or one);
