@@ -88,6 +88,11 @@ func (db *DB) AddPuzzles(ctx context.Context, sourceGameID int64, ps []puzzles.P
 			ON CONFLICT (game_id) DO UPDATE SET found = excluded.found, scanned_at = excluded.scanned_at`, sourceGameID, added, unix(now)); err != nil {
 			return 0, fmt.Errorf("db: add puzzles: %w", err)
 		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) SELECT ?1, CAST(ended_at AS TEXT) FROM games WHERE id = ?2
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE CAST(excluded.value AS INTEGER) > CAST(settings.value AS INTEGER)`,
+			puzzleScanKey, sourceGameID); err != nil {
+			return 0, fmt.Errorf("db: add puzzles: %w", err)
+		}
 	}
 	return added, tx.Commit()
 }
@@ -102,14 +107,26 @@ func (db *DB) CountPuzzles(ctx context.Context, game string) (int, error) {
 	return n, nil
 }
 
+// puzzleScanKey is the settings key of the latest end (unix seconds) of
+// a game the puzzle job has looked at.
+const puzzleScanKey = "puzzle_scan_ended"
+
+// puzzleScanMargin is how far before the latest game looked at the
+// puzzle job looks again for games it has not (games that ended in the
+// same second, a clock set back), in seconds.
+const puzzleScanMargin = 86400
+
 // NextPuzzleScan returns the oldest finished game of TRENCH or Trenches
-// that the puzzle job has not looked at yet; false when there is none.
+// that the puzzle job has not looked at yet, from a day before the
+// latest one it has looked at; false when there is none. The games
+// looked at before that are not read again, however many they are.
 func (db *DB) NextPuzzleScan(ctx context.Context) (Game, bool, error) {
 	var id int64
 	err := db.read.QueryRowContext(ctx, `SELECT g.id FROM games g
-		WHERE g.status = 'finished' AND g.game IN ('trench', 'trenches') AND g.ply > 0
+		WHERE g.status = 'finished' AND g.ended_at >= COALESCE((SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?1), 0) - ?2
+		AND g.game IN ('trench', 'trenches') AND g.ply > 0
 		AND NOT EXISTS (SELECT 1 FROM puzzle_scans s WHERE s.game_id = g.id)
-		ORDER BY g.ended_at, g.id LIMIT 1`).Scan(&id)
+		ORDER BY g.ended_at, g.id LIMIT 1`, puzzleScanKey, puzzleScanMargin).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, false, nil
 	}

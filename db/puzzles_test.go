@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 	"time"
 
@@ -190,4 +191,51 @@ func TestAnalysisScores(t *testing.T) {
 	if err != nil || len(s) != 2 || s[0] != 10 || s[1] != -250 {
 		t.Fatalf("scores %v %v", s, err)
 	}
+}
+
+// TestPuzzleScanGoesOnFromTheLatestGameLookedAt: the puzzle job looks
+// for games not looked at from a day before the latest one it has looked
+// at, so the games it has looked at are not read again, however many.
+func TestPuzzleScanGoesOnFromTheLatestGameLookedAt(t *testing.T) {
+	store, path := open(t)
+	ctx := context.Background()
+	us := users(t, store, "ann", "bob")
+	var gs []db.Game
+	for range 4 {
+		gs = append(gs, finishedGame(t, store, us[0], us[1], 2))
+	}
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// Ended: the first three days before the others; the second an hour
+	// before the third; the last ten seconds after the third.
+	for i, at := range []time.Time{t0, t0.Add(3*24*time.Hour - time.Hour), t0.Add(3 * 24 * time.Hour), t0.Add(3*24*time.Hour + 10*time.Second)} {
+		if _, err := raw.ExecContext(ctx, `UPDATE games SET ended_at = ? WHERE id = ?`, at.Unix(), gs[i].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(id int64) {
+		t.Helper()
+		g, ok, err := store.NextPuzzleScan(ctx)
+		if err != nil || ok != (id != 0) || g.ID != id {
+			t.Fatalf("next game to look at: %d (%v, %v), want %d", g.ID, ok, err, id)
+		}
+	}
+	want(gs[0].ID)
+	// The third looked at first: the second, an hour before it, is still
+	// looked for; the first, three days before, no more.
+	if _, err := store.AddPuzzles(ctx, gs[2].ID, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	want(gs[1].ID)
+	if _, err := store.AddPuzzles(ctx, gs[1].ID, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	want(gs[3].ID)
+	if _, err := store.AddPuzzles(ctx, gs[3].ID, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	want(0)
 }
