@@ -37,6 +37,7 @@ import (
 
 	"github.com/trench-games/trench/db"
 	"github.com/trench-games/trench/handlers"
+	"github.com/trench-games/trench/rules/bot"
 	// The in-process server plays the computer, as `trench serve` does.
 	_ "github.com/trench-games/trench/rules/cards/bot"
 	_ "github.com/trench-games/trench/rules/trench/bot"
@@ -72,6 +73,9 @@ type benchConfig struct {
 	ComputerShare float64
 	// ComputerPhase is how long each phase of the comparison lasts.
 	ComputerPhase time.Duration
+	// ComputerLevel is the level the computer plays at in the comparison
+	// ("": hard).
+	ComputerLevel bot.Level
 	// LoadProcs is the GOMAXPROCS of the bench's own process while the
 	// load runs, when the server runs in another process (0: unchanged).
 	LoadProcs int
@@ -137,10 +141,11 @@ func Command(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.BoolVar(&cfg.InProcess, "in-process", false, "run the server in the bench's own process instead of as a child `trench serve`")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: start move POSTs at this fixed rate (moves/s), latency measured from the scheduled time (0: closed loop, as fast as the server answers)")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
-	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at the hard level (0: skip)")
+	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at --computer-level (0: skip)")
 	fs.IntVar(&cfg.LoadProcs, "load-procs", 1, "with the server in another process: processors the load's clients may use at once (GOMAXPROCS of this process; 0: all), to leave the others to the server")
 	fs.BoolVar(&cfg.Live, "live", true, "the clients behave as browsers with JavaScript: each tab holds its page's event stream and the waiting player learns of a move from the update pushed to it (false: the waiting tab polls, as a page whose stream is down)")
 	fs.DurationVar(&cfg.ComputerPhase, "computer-phase", 5*time.Second, "length of each of the comparison's four phases (two without, two with the computer's games)")
+	level := fs.String("computer-level", string(bot.Hard), "the level of the computer in the comparison: easy, medium or hard")
 	fillN := fs.Int("fill", 0, "instead of a load: build a database of this many games for measurement at --db (real games, players, ratings, dates over years, tournaments; about 2% in progress)")
 	fillDB := fs.String("db", "", "with --fill: the database to make (it must not exist)")
 	if err := fs.Parse(args); err != nil {
@@ -151,6 +156,10 @@ func Command(ctx context.Context, stdout io.Writer, args []string) error {
 	}
 	if *fillN > 0 {
 		return fill(ctx, stdout, *fillDB, *fillN)
+	}
+	var err error
+	if cfg.ComputerLevel, err = bot.ParseLevel(*level); err != nil {
+		return fmt.Errorf("bench: --computer-level: %w", err)
 	}
 	res, err := runBench(ctx, cfg, stdout)
 	if err != nil {
@@ -1056,9 +1065,10 @@ type game struct {
 	live     [2]string     // the tabs' stream addresses, from their last full page
 	waiting  int           // the player who waits for the other's move
 	moves    int           // moves played in this game by this client
-	// computer: players[0] plays the computer (players[1] and tabs[1]
-	// are nil).
+	// computer: players[0] plays the computer at level (players[1] and
+	// tabs[1] are nil).
 	computer bool
+	level    bot.Level
 }
 
 func (g *game) url() string { return "/games/" + strconv.FormatInt(g.id, 10) }

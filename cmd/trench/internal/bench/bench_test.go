@@ -20,6 +20,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/trench-games/trench/rules/bot"
 )
 
 var lastLine = regexp.MustCompile(`^moves/s=\d+(\.\d)? p50_ms=\d+\.\d\d p99_ms=\d+\.\d\d fragment_bytes=\d+ ratio=\d+\.\d\d$`)
@@ -175,12 +177,14 @@ func TestParseGame(t *testing.T) {
 
 // TestBenchWithComputer runs the comparison with games against the
 // computer, tiny: both kinds of phases play, the computer answers, no
-// error. It asserts no speed.
+// error. It asserts no speed: the computer plays at easy, whose answers
+// take milliseconds even at the lowest priority beside the load (hard's
+// need seconds of a processor the load keeps busy).
 func TestBenchWithComputer(t *testing.T) {
 	var out bytes.Buffer
-	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 2, Moves: 20, Duration: 5 * time.Second,
+	res, err := runBench(context.Background(), benchConfig{Users: 4, Games: 2, Clients: 1, Moves: 20, Duration: 5 * time.Second,
 		Game: "mix", RawDuration: 50 * time.Millisecond, BcryptCost: bcrypt.MinCost, InProcess: true, Dir: t.TempDir(),
-		ComputerShare: 0.5, ComputerPhase: 1500 * time.Millisecond}, &out)
+		ComputerShare: 0.5, ComputerPhase: 1500 * time.Millisecond, ComputerLevel: bot.Easy}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
