@@ -2,8 +2,10 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -64,10 +66,31 @@ type AdminAction struct {
 	TargetName string
 }
 
-// RecordAdminAction adds a to the admin log (its ID is ignored). Errors
-// (a caller's mistake, not the admin's): a Via other than ViaWeb and
+// RecordAdminAction adds a to the admin log (its ID is ignored), in a
+// transaction of its own: for an action that wrote nothing itself, or
+// one whose writes could not carry its entry (see WithAudit). Errors (a
+// caller's mistake, not the admin's): a Via other than ViaWeb and
 // ViaCLI, an empty action or admin name, an unknown target kind.
 func (db *DB) RecordAdminAction(ctx context.Context, a AdminAction) error {
+	if err := a.check(); err != nil {
+		return err
+	}
+	// Not the action ctx may carry as well: a is recorded here, once.
+	ctx = context.WithValue(ctx, auditKey{}, (*audit)(nil))
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := a.insert(ctx, tx.Tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// check says what is wrong with a as an entry of the admin log (nil:
+// nothing).
+func (a AdminAction) check() error {
 	if a.Via != ViaWeb && a.Via != ViaCLI || a.Action == "" || strings.TrimSpace(a.AdminName) == "" {
 		return fmt.Errorf("db: record admin action: %q by %q via %q: want an action, an admin and web or cli", a.Action, a.AdminName, a.Via)
 	}
@@ -76,6 +99,11 @@ func (db *DB) RecordAdminAction(ctx context.Context, a AdminAction) error {
 	default:
 		return fmt.Errorf("db: record admin action: unknown kind of target %q", a.TargetKind)
 	}
+	return nil
+}
+
+// insert adds a, checked, to the admin log in tx.
+func (a AdminAction) insert(ctx context.Context, tx *sql.Tx) error {
 	name := strings.ToValidUTF8(a.TargetName, "?")
 	if utf8.RuneCountInString(name) > maxTargetName {
 		name = string([]rune(name)[:maxTargetName-1]) + "…"
@@ -84,16 +112,47 @@ func (db *DB) RecordAdminAction(ctx context.Context, a AdminAction) error {
 	if a.AdminID != 0 {
 		admin = a.AdminID
 	}
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO admin_log (at, admin_id, admin_name, via, address, action, target_kind, target_id, target_name)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, unix(a.At), admin, a.AdminName, a.Via, a.Address, a.Action, a.TargetKind, a.TargetID, name); err != nil {
 		return fmt.Errorf("db: record admin action: %w", err)
 	}
-	return tx.Commit()
+	return nil
+}
+
+// audit is an admin action waiting to be recorded by the first write
+// transaction that commits under its context.
+type audit struct {
+	a        AdminAction
+	mu       sync.Mutex
+	recorded bool
+}
+
+type auditKey struct{}
+
+// WithAudit returns ctx carrying a, an admin action about to be done: the
+// first write transaction begun with the returned context records a in
+// the admin log as it commits, so that the action and its entry are kept
+// or lost together (a failing entry rolls the action back). Audited then
+// says whether that happened; if it did not (the action wrote nothing,
+// or its writes went through a group of changes), record a with
+// RecordAdminAction. Errors: as RecordAdminAction's.
+func WithAudit(ctx context.Context, a AdminAction) (context.Context, error) {
+	if err := a.check(); err != nil {
+		return ctx, err
+	}
+	return context.WithValue(ctx, auditKey{}, &audit{a: a}), nil
+}
+
+// Audited says whether the admin action ctx carries (WithAudit) has been
+// recorded with a transaction of the action.
+func Audited(ctx context.Context) bool {
+	au, _ := ctx.Value(auditKey{}).(*audit)
+	if au == nil {
+		return false
+	}
+	au.mu.Lock()
+	defer au.mu.Unlock()
+	return au.recorded
 }
 
 // AdminLog returns the latest limit entries of the admin log, newest

@@ -306,7 +306,11 @@ func (db *DB) beginHeld(ctx context.Context) (*Tx, error) {
 	// The connection is this transaction's now: whatever a transaction
 	// that did not commit left in the log is forgotten.
 	db.log.reset()
-	return &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load(), log: db.log, turn: db.writeTurn}, nil
+	t := &Tx{Tx: tx, cache: db.write.cache, onCommit: db.onCommit.Load(), log: db.log, turn: db.writeTurn}
+	if au, _ := ctx.Value(auditKey{}).(*audit); au != nil {
+		t.audit, t.auditCtx = au, ctx
+	}
+	return t, nil
 }
 
 // queryer is what both *sql.DB and *Tx offer for reads.

@@ -144,6 +144,10 @@ type Tx struct {
 	// detached: the statements run to their end even when the context
 	// they are given is cancelled (a group of changes, see groupWrite).
 	detached bool
+	// audit is the admin action the transaction records as it commits,
+	// with auditCtx (see WithAudit); nil for none.
+	audit    *audit
+	auditCtx context.Context
 }
 
 // stmtCtx is the context tx's statements run with.
@@ -225,10 +229,25 @@ func (tx *Tx) Commit() error {
 // them.
 func (tx *Tx) commit() error {
 	// Taken while the transaction still holds the connection.
+	if au := tx.audit; au != nil {
+		au.mu.Lock()
+		defer au.mu.Unlock()
+		if !au.recorded {
+			if err := au.a.insert(tx.auditCtx, tx.Tx); err != nil {
+				// Neither the action nor its entry: the next
+				// transaction forgets what this one logged.
+				_ = tx.Tx.Rollback()
+				return err
+			}
+		}
+	}
 	ch := tx.log.take()
 	gen := tx.log.gameGen.Load()
 	start := time.Now()
 	err := tx.Tx.Commit()
+	if tx.audit != nil && err == nil {
+		tx.audit.recorded = true
+	}
 	if tx.onCommit != nil && err == nil {
 		(*tx.onCommit)(time.Since(start))
 	}

@@ -227,12 +227,23 @@ func (h *adminHandler) failed(c echo.Context, err error) error {
 	return h.page(c, status, views.AdminPage{Error: msg})
 }
 
-// audit records in the admin log that the signed-in admin did action to
-// the target of kind with id and name, from the client's address.
-func (h *adminHandler) audit(c echo.Context, action, kind string, id int64, name string) error {
+// audit readies the admin log's entry saying that the signed-in admin
+// does action to the target of kind with id and name, from the client's
+// address: the returned context carries it to the action's transaction,
+// which records it as it commits (db.WithAudit), and recorded records it
+// apart when the action's writes could not (called once the action is
+// done).
+func (h *adminHandler) audit(c echo.Context, action, kind string, id int64, name string) (ctx context.Context, recorded func() error, err error) {
 	v := currentViewer(c)
-	return h.db.RecordAdminAction(c.Request().Context(), db.AdminAction{At: h.now(), AdminID: v.ID, AdminName: v.Name,
-		Via: db.ViaWeb, Address: c.RealIP(), Action: action, TargetKind: kind, TargetID: id, TargetName: name})
+	a := db.AdminAction{At: h.now(), AdminID: v.ID, AdminName: v.Name,
+		Via: db.ViaWeb, Address: c.RealIP(), Action: action, TargetKind: kind, TargetID: id, TargetName: name}
+	ctx, err = db.WithAudit(c.Request().Context(), a)
+	return ctx, func() error {
+		if db.Audited(ctx) {
+			return nil
+		}
+		return h.db.RecordAdminAction(ctx, a)
+	}, err
 }
 
 // reportedAuthor is the author of the reported message that match
@@ -252,10 +263,14 @@ func (h *adminHandler) reportedAuthor(ctx context.Context, match func(db.Report)
 
 func (h *adminHandler) announce(c echo.Context) error {
 	text := c.FormValue("text")
-	if err := h.db.SetAnnouncement(c.Request().Context(), text); err != nil {
+	ctx, recorded, err := h.audit(c, db.ActionAnnounce, db.TargetAnnouncement, 0, strings.TrimSpace(text))
+	if err != nil {
+		return err
+	}
+	if err := h.db.SetAnnouncement(ctx, text); err != nil {
 		return h.failed(c, err)
 	}
-	if err := h.audit(c, db.ActionAnnounce, db.TargetAnnouncement, 0, strings.TrimSpace(text)); err != nil {
+	if err := recorded(); err != nil {
 		return err
 	}
 	return h.done(c, "announcement")
@@ -282,19 +297,28 @@ func (h *adminHandler) user(c echo.Context) error {
 		return err
 	}
 	switch action {
+	case "suspend", "unsuspend", "delete", "reset":
+	default:
+		return echo.ErrNotFound
+	}
+	actx, recorded, err := h.audit(c, action, db.TargetUser, id, name)
+	if err != nil {
+		return err
+	}
+	switch action {
 	case "suspend":
-		err = h.db.SuspendUser(ctx, id, h.now())
+		err = h.db.SuspendUser(actx, id, h.now())
 	case "unsuspend":
-		err = h.db.UnsuspendUser(ctx, id)
+		err = h.db.UnsuspendUser(actx, id)
 	case "delete":
-		err = h.db.DeleteAccount(ctx, id, h.now())
+		err = h.db.DeleteAccount(actx, id, h.now())
 	case "reset":
-		r, err := h.db.ForcePasswordReset(ctx, id, h.now())
+		r, err := h.db.ForcePasswordReset(actx, id, h.now())
 		if err != nil {
 			return h.failed(c, err)
 		}
 		h.live.sessionsEnded(ctx, id)
-		if err := h.audit(c, db.ActionReset, db.TargetUser, id, name); err != nil {
+		if err := recorded(); err != nil {
 			return err
 		}
 		link := h.base(c) + "/reset/" + r.Token
@@ -307,14 +331,12 @@ func (h *adminHandler) user(c echo.Context) error {
 				"\n\n"+link+"\n")
 		}
 		return h.page(c, http.StatusOK, views.AdminPage{ResetLink: link, ResetFor: r.To.Name, ResetMailed: mailed})
-	default:
-		return echo.ErrNotFound
 	}
 	if err != nil {
 		return h.failed(c, err)
 	}
 	h.live.sessionsEnded(ctx, id)
-	if err := h.audit(c, action, db.TargetUser, id, name); err != nil {
+	if err := recorded(); err != nil {
 		return err
 	}
 	return h.done(c, action)
@@ -332,10 +354,14 @@ func (h *adminHandler) removeChallenge(c echo.Context) error {
 	} else if db.KindOf(err) != db.KindNotFound {
 		return err
 	}
-	if err := h.db.RemoveChallenge(ctx, id); err != nil {
+	actx, recorded, err := h.audit(c, db.ActionRemoveChallenge, db.TargetChallenge, id, by)
+	if err != nil {
+		return err
+	}
+	if err := h.db.RemoveChallenge(actx, id); err != nil {
 		return h.failed(c, err)
 	}
-	if err := h.audit(c, db.ActionRemoveChallenge, db.TargetChallenge, id, by); err != nil {
+	if err := recorded(); err != nil {
 		return err
 	}
 	return h.done(c, "remove")
@@ -351,10 +377,14 @@ func (h *adminHandler) dismissReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.DismissReport(ctx, id); err != nil {
+	actx, recorded, err := h.audit(c, db.ActionDismissReport, db.TargetReport, id, author)
+	if err != nil {
+		return err
+	}
+	if err := h.db.DismissReport(actx, id); err != nil {
 		return h.failed(c, err)
 	}
-	if err := h.audit(c, db.ActionDismissReport, db.TargetReport, id, author); err != nil {
+	if err := recorded(); err != nil {
 		return err
 	}
 	return h.done(c, "dismiss")
@@ -370,10 +400,14 @@ func (h *adminHandler) deleteMessage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.db.DeleteMessage(ctx, id); err != nil {
+	actx, recorded, err := h.audit(c, db.ActionDeleteMessage, db.TargetMessage, id, author)
+	if err != nil {
+		return err
+	}
+	if err := h.db.DeleteMessage(actx, id); err != nil {
 		return h.failed(c, err)
 	}
-	if err := h.audit(c, db.ActionDeleteMessage, db.TargetMessage, id, author); err != nil {
+	if err := recorded(); err != nil {
 		return err
 	}
 	return h.done(c, "message")

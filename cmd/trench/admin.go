@@ -64,11 +64,17 @@ func adminCommand(ctx context.Context, stdout io.Writer, args []string) error {
 		return err
 	}
 	act, err := cliTarget(ctx, store, rest[0], rest[1:])
-	if err == nil {
-		err = runAdmin(ctx, stdout, store, strings.TrimRight(*baseURL, "/"), rest[0], rest[1:])
+	actx := ctx
+	if err == nil && act.ok {
+		// The command's own transaction records it (db.WithAudit).
+		act.action.At = time.Now()
+		actx, err = db.WithAudit(ctx, act.action)
 	}
 	if err == nil {
-		err = act.record(ctx, store, time.Now())
+		err = runAdmin(actx, stdout, store, strings.TrimRight(*baseURL, "/"), rest[0], rest[1:])
+	}
+	if err == nil {
+		err = act.record(actx, store)
 	}
 	return errors.Join(err, store.Close())
 }

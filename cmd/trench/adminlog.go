@@ -68,12 +68,12 @@ func cliTarget(ctx context.Context, store *db.DB, cmd string, args []string) (cl
 	return cliAction{ok: true, action: a}, nil
 }
 
-// record adds the action, done at now, to the admin log.
-func (c cliAction) record(ctx context.Context, store *db.DB, now time.Time) error {
-	if !c.ok {
+// record adds the action to the admin log unless the command's own
+// transaction did (ctx is the one the command ran with).
+func (c cliAction) record(ctx context.Context, store *db.DB) error {
+	if !c.ok || db.Audited(ctx) {
 		return nil
 	}
-	c.action.At = now
 	if err := store.RecordAdminAction(ctx, c.action); err != nil {
 		return fmt.Errorf("admin: done, but not recorded in the admin log: %w", err)
 	}
