@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/trench-games/trench/db"
@@ -80,6 +81,18 @@ func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 	if !c.acquire(ctx, puzzleOwner) {
 		return nil
 	}
+	// The lowest of all: the search gives its slot up as soon as another
+	// search (a computer's move, an analysis) waits for one, and the game
+	// is looked at again from its start once the slot is free.
+	var yielded atomic.Bool
+	limit := stopper(ctx, c.clock, analysisCap*10)
+	stop := func() bool {
+		if c.slots.wanted() {
+			yielded.Store(true)
+			return true
+		}
+		return limit()
+	}
 	type found struct {
 		ps  []puzzles.Puzzle
 		err error
@@ -97,12 +110,12 @@ func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 			}
 			done <- f
 		}()
-		f.ps, _, f.err = puzzles.FindInRecord(g.Game, g.Variant, g.StartState, ms, g.Seed, stopper(ctx, c.clock, analysisCap*10), scores)
+		f.ps, _, f.err = puzzles.FindInRecord(g.Game, g.Variant, g.StartState, ms, g.Seed, stop, scores)
 	}()
 	f := <-done
 	c.release(puzzleOwner)
-	if ctx.Err() != nil {
-		return nil // stopped: the game is looked at again after the restart
+	if ctx.Err() != nil || yielded.Load() {
+		return nil // stopped: the game is looked at again (after the restart)
 	}
 	if f.err != nil {
 		return f.err

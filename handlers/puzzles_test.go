@@ -538,3 +538,38 @@ func countShipped(ps []puzzles.Puzzle, game string) int {
 	}
 	return n
 }
+
+// TestPuzzleSearchGivesWayToTheComputer: the puzzle job holds the
+// computer's only search slot while it looks at a finished game; a
+// computer's move that then waits for the slot gets it at once, and the
+// game is looked at again, to its end, once the slot is free.
+func TestPuzzleSearchGivesWayToTheComputer(t *testing.T) {
+	s := startComputerless(t, "", nil)
+	ctx := context.Background()
+	for _, n := range []string{"pone", "ptwo"} {
+		s.newClient(t).SignUp(n)
+	}
+	done := finishByResign(t, s, "pone", "ptwo", "ptwo", "trench", "single", 100)
+	stop := runComputer(t, s)
+	waitFor(t, "the puzzle search under way", func() bool { return s.App.Searches() == 1 })
+	start := time.Now()
+	release, ok := s.App.TakeSearchSlot(ctx)
+	if !ok {
+		t.Fatal("no slot")
+	}
+	waited := time.Since(start)
+	t.Logf("the computer's move waited %v for the slot", waited)
+	g, pending, err := s.DB.NextPuzzleScan(ctx)
+	if err != nil || !pending || g.ID != done.ID {
+		t.Errorf("after the search gave way: next game %d (%v, %v), want the finished game %d still to look at", g.ID, pending, err, done.ID)
+	}
+	if waited > time.Second {
+		t.Errorf("a computer's move waited %v for the slot the puzzle search held", waited)
+	}
+	release()
+	waitFor(t, "the finished game looked at", func() bool {
+		_, ok, err := s.DB.NextPuzzleScan(ctx)
+		return err == nil && !ok
+	})
+	stop()
+}

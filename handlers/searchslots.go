@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // searchSlots shares the computer's search slots between the players who
@@ -16,6 +17,8 @@ type searchSlots struct {
 	free   int
 	seq    uint64                // counts grants and arrivals: the order of events
 	owners map[int64]*slotsOwner // owners with a waiter or a slot held
+	// queued is how many wait for a slot (waiting, read without the lock).
+	queued atomic.Int64
 }
 
 // slotsOwner is one owner's queue.
@@ -60,6 +63,7 @@ func (s *searchSlots) acquire(ctx context.Context, owner int64) bool {
 		o.arrived = s.seq
 	}
 	o.waiters = append(o.waiters, ch)
+	s.queued.Add(1)
 	s.mu.Unlock()
 	select {
 	case <-ch:
@@ -71,6 +75,7 @@ func (s *searchSlots) acquire(ctx context.Context, owner int64) bool {
 	for i, w := range o.waiters {
 		if w == ch {
 			o.waiters = append(o.waiters[:i], o.waiters[i+1:]...)
+			s.queued.Add(-1)
 			s.forget(owner, o)
 			return false
 		}
@@ -107,6 +112,7 @@ func (s *searchSlots) releaseLocked(owner int64) {
 	}
 	ch := next.waiters[0]
 	next.waiters = next.waiters[1:]
+	s.queued.Add(-1)
 	s.grant(next)
 	close(ch)
 }
@@ -124,6 +130,10 @@ func (s *searchSlots) forget(id int64, o *slotsOwner) {
 		delete(s.owners, id)
 	}
 }
+
+// wanted says whether a search waits for a slot: one that holds a slot
+// for work that can wait gives it up.
+func (s *searchSlots) wanted() bool { return s.queued.Load() > 0 }
 
 // waiting is how many waiters there are.
 func (s *searchSlots) waiting() int {

@@ -186,6 +186,9 @@ func New(game, variant string, seed int64) (*Generator, error) {
 	return &Generator{Game: game, Variant: variant, Player: p, Config: DefaultConfig(game), Seed: seed}, nil
 }
 
+// stopped says whether Stop says the searches are to end.
+func (g *Generator) stopped() bool { return g.Stop != nil && g.Stop() }
+
 // value is st's value for solver by a search of nodes (a finished game its
 // exact result).
 func (g *Generator) value(st rules.State, solver rules.Side, nodes int64, seed int64) (int, error) {
@@ -227,6 +230,9 @@ func (g *Generator) unique(st rules.State, seed int64) (move string, ok bool, er
 	}
 	best, second := -2*bot.Win, -2*bot.Win
 	for i, m := range legal {
+		if g.stopped() {
+			return "", false, nil
+		}
 		next, err := st.Apply(m)
 		if err != nil {
 			return "", false, err
@@ -261,7 +267,7 @@ func (g *Generator) Find(states []rules.State) ([]Puzzle, Stats, error) {
 	seen := map[string]bool{}
 	prev := 0 // the previous position's value for its side to move
 	for i, s := range states {
-		if s.Result().Over || !s.ToMove().Valid() {
+		if s.Result().Over || !s.ToMove().Valid() || g.stopped() {
 			break
 		}
 		st.Positions++
