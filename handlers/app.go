@@ -52,6 +52,10 @@ type Config struct {
 	// BotWorkers is the most searches of the computer players (moves and
 	// analyses) run at once; 0 means 1.
 	BotWorkers int
+	// NoPuzzleSearch keeps the computer's worker from looking for puzzles
+	// in the finished games (the puzzle job): the puzzles stored, and the
+	// ones shipped, are all there are.
+	NoPuzzleSearch bool
 	// ComputerGames is the most games one player may have in progress
 	// against the computer: beyond it "Play the computer" is refused and
 	// the computer declines their challenges and rematch offers. 0 means

@@ -44,6 +44,7 @@ type computer struct {
 	nodes    int64 // an analysis' budget per position; 0: the hard level's own
 	// moveNodes is the budget of a move; 0: the level's own.
 	moveNodes int64
+	noPuzzles bool // no puzzle job (Config.NoPuzzleSearch)
 	// slots are the searches that may run at once, shared round robin
 	// between the players waiting (and the analyses, as one more): an
 	// analysis between two positions lets a waiting move go first.
@@ -64,7 +65,7 @@ type computer struct {
 
 func newComputer(store *db.DB, cfg Config) *computer {
 	return &computer{db: store, now: cfg.Now, seed: cfg.Seed, log: cfg.Logger, rated: cfg.RateBotGames, maxGames: cfg.ComputerGames,
-		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), wake: make(chan struct{}, 1), clock: time.Now,
+		nodes: cfg.AnalysisNodes, moveNodes: cfg.MoveNodes, slots: newSearchSlots(cfg.BotWorkers), noPuzzles: cfg.NoPuzzleSearch, wake: make(chan struct{}, 1), clock: time.Now,
 		busy: map[int64]bool{}, failed: map[int64]int{}}
 }
 
@@ -173,6 +174,9 @@ func (c *computer) round(ctx context.Context, wg *sync.WaitGroup) error {
 	}
 	if !ok {
 		// Nothing to analyse: the puzzles' turn, the lowest of all.
+		if c.noPuzzles {
+			return nil
+		}
 		return c.puzzleRound(ctx, wg)
 	}
 	c.mu.Lock()

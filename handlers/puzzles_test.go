@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/trench-games/trench/db"
+	"github.com/trench-games/trench/handlers"
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/puzzles"
 	"github.com/trench-games/trench/views"
@@ -572,4 +573,27 @@ func TestPuzzleSearchGivesWayToTheComputer(t *testing.T) {
 		return err == nil && !ok
 	})
 	stop()
+}
+
+// TestNoPuzzleSearch: with Config.NoPuzzleSearch (serve
+// --puzzle-search=false) the computer's worker never looks at a finished
+// game for puzzles.
+func TestNoPuzzleSearch(t *testing.T) {
+	s := startComputerless(t, "", func(cfg *handlers.Config) { cfg.NoPuzzleSearch = true })
+	ctx := context.Background()
+	for _, n := range []string{"pone", "ptwo"} {
+		s.newClient(t).SignUp(n)
+	}
+	done := finishByResign(t, s, "pone", "ptwo", "ptwo", "trench", "single", 60)
+	stop := runComputer(t, s)
+	// The worker makes a round every 50 ms: twenty of them.
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if n := s.App.Searches(); n != 0 {
+			t.Fatalf("%d searches under way with no puzzle search", n)
+		}
+	}
+	stop()
+	if g, ok, err := s.DB.NextPuzzleScan(ctx); err != nil || !ok || g.ID != done.ID {
+		t.Errorf("the finished game: next to look at %d (%v, %v), want it never looked at", g.ID, ok, err)
+	}
 }

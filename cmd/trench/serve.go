@@ -64,6 +64,9 @@ type serveConfig struct {
 	// makes games against the computer rated.
 	BotWorkers int
 	RateBots   bool
+	// NoPuzzleSearch keeps the computer from looking for puzzles in the
+	// finished games.
+	NoPuzzleSearch bool
 	// ComputerGames is the most games one player may have in progress
 	// against the computer; 0 means no limit.
 	ComputerGames int
@@ -145,6 +148,11 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	fs.IntVar(&c.ComputerGames, "computer-games", computerGamesDefault, "most games one player may have in progress against the computer; 0 for no limit (TRENCH_COMPUTER_GAMES)")
 	rateBotsDefault, _ := strconv.ParseBool(env("TRENCH_RATE_BOT_GAMES", "false"))
 	fs.BoolVar(&c.RateBots, "rate-bot-games", rateBotsDefault, "games against the computer change ratings (TRENCH_RATE_BOT_GAMES)")
+	puzzleSearchDefault, err := strconv.ParseBool(env("TRENCH_PUZZLE_SEARCH", "true"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_PUZZLE_SEARCH: %w", err)
+	}
+	puzzleSearch := fs.Bool("puzzle-search", puzzleSearchDefault, "the computer looks for puzzles in the finished games at the lowest priority, the older ones too (TRENCH_PUZZLE_SEARCH); false: only the puzzles there are")
 	liveMaxDefault, err := strconv.Atoi(env("TRENCH_LIVE_MAX", strconv.Itoa(handlers.DefaultLiveMax)))
 	if err != nil {
 		return c, fmt.Errorf("TRENCH_LIVE_MAX: %w", err)
@@ -171,6 +179,7 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	if fs.NArg() != 0 {
 		return c, fmt.Errorf("%s: unexpected arguments %q", name, fs.Args())
 	}
+	c.NoPuzzleSearch = !*puzzleSearch
 	if c.MetricsToken, err = metricsToken(c.MetricsToken, *metricsTokenFile); err != nil {
 		return c, err
 	}
@@ -269,7 +278,7 @@ func serve(ctx context.Context, args []string) (err error) {
 	}()
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
-		BotWorkers: c.BotWorkers, RateBotGames: c.RateBots, ComputerGames: computerGames(c.ComputerGames), TournamentsByAdminsOnly: c.AdminTournaments,
+		BotWorkers: c.BotWorkers, NoPuzzleSearch: c.NoPuzzleSearch, RateBotGames: c.RateBots, ComputerGames: computerGames(c.ComputerGames), TournamentsByAdminsOnly: c.AdminTournaments,
 		LiveMax: c.LiveMax, LivePerUser: c.LivePerUser})
 	if err != nil {
 		return err

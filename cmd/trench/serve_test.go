@@ -102,3 +102,24 @@ func TestComputerGamesFlag(t *testing.T) {
 		t.Fatal("--computer-games -3 accepted")
 	}
 }
+
+// The puzzle search is on unless --puzzle-search=false or
+// TRENCH_PUZZLE_SEARCH=false; a value that is not a truth value is
+// refused.
+func TestPuzzleSearchFlag(t *testing.T) {
+	c, err := parseServeFlags("serve", nil)
+	if err != nil || c.NoPuzzleSearch {
+		t.Fatalf("by default: off %v (%v), want on", c.NoPuzzleSearch, err)
+	}
+	if c, err = parseServeFlags("serve", []string{"--puzzle-search=false"}); err != nil || !c.NoPuzzleSearch {
+		t.Errorf("--puzzle-search=false: off %v (%v)", c.NoPuzzleSearch, err)
+	}
+	t.Setenv("TRENCH_PUZZLE_SEARCH", "false")
+	if c, err = parseServeFlags("serve", nil); err != nil || !c.NoPuzzleSearch {
+		t.Errorf("TRENCH_PUZZLE_SEARCH=false: off %v (%v)", c.NoPuzzleSearch, err)
+	}
+	t.Setenv("TRENCH_PUZZLE_SEARCH", "sometimes")
+	if _, err = parseServeFlags("serve", nil); err == nil || !strings.Contains(err.Error(), "TRENCH_PUZZLE_SEARCH") {
+		t.Errorf("TRENCH_PUZZLE_SEARCH=sometimes: %v, want it refused", err)
+	}
+}
