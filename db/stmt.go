@@ -228,7 +228,6 @@ func (tx *Tx) Commit() error {
 // takes the transactions' fresh values in the order SQLite committed
 // them.
 func (tx *Tx) commit() error {
-	// Taken while the transaction still holds the connection.
 	if au := tx.audit; au != nil {
 		au.mu.Lock()
 		defer au.mu.Unlock()
@@ -241,6 +240,7 @@ func (tx *Tx) commit() error {
 			}
 		}
 	}
+	// Taken while the transaction still holds the connection.
 	ch := tx.log.take()
 	gen := tx.log.gameGen.Load()
 	start := time.Now()

@@ -17,7 +17,8 @@ type searchSlots struct {
 	free   int
 	seq    uint64                // counts grants and arrivals: the order of events
 	owners map[int64]*slotsOwner // owners with a waiter or a slot held
-	// queued is how many wait for a slot (waiting, read without the lock).
+	// queued is how many wait for a slot, in every owner's queue (read
+	// without the lock too).
 	queued atomic.Int64
 }
 
@@ -51,7 +52,7 @@ func (s *searchSlots) owner(id int64) *slotsOwner {
 func (s *searchSlots) acquire(ctx context.Context, owner int64) bool {
 	s.mu.Lock()
 	o := s.owner(owner)
-	if s.free > 0 && s.waiting() == 0 {
+	if s.free > 0 && s.queued.Load() == 0 {
 		s.free--
 		s.grant(o)
 		s.mu.Unlock()
@@ -134,12 +135,3 @@ func (s *searchSlots) forget(id int64, o *slotsOwner) {
 // wanted says whether a search waits for a slot: one that holds a slot
 // for work that can wait gives it up.
 func (s *searchSlots) wanted() bool { return s.queued.Load() > 0 }
-
-// waiting is how many waiters there are.
-func (s *searchSlots) waiting() int {
-	n := 0
-	for _, o := range s.owners {
-		n += len(o.waiters)
-	}
-	return n
-}
