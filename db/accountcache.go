@@ -120,6 +120,7 @@ func (db *DB) watchOutside(stop <-chan struct{}, done chan<- struct{}, last int6
 			db.log.ratingGen.Add(1)
 			db.log.planGen.Add(1)
 			db.log.socialGen.Add(1)
+			db.log.commitGen.Add(1)
 			db.outsideMu.Lock()
 			obs := db.outsideObs
 			db.outsideMu.Unlock()

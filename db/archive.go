@@ -90,7 +90,15 @@ func parseArchiveKey(s string) (archiveKey, error) {
 // Errors: KindInvalid for a result filter that needs a player without one,
 // an unknown result filter, or a malformed cursor; KindNotFound for an
 // unknown player.
+// What it returns is remembered until the next commit (remember).
 func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
+	return remember(ctx, db, fmt.Sprintf("archive %q %q %q %q %d %q %q", f.Game, f.Variant, f.Player, f.Result, f.Page, f.Before, f.After), cloneArchivePage, func(ctx context.Context) (ArchivePage, error) {
+		return db.archiveRead(ctx, f)
+	})
+}
+
+// archiveRead reads what Archive returns.
+func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
 	var out ArchivePage
 	where := []string{"g.status = 'finished'"}
 	var args []any
@@ -286,7 +294,15 @@ type Record struct {
 // key), over finished games that were not aborted, sorted by game key:
 // the counts the transactions that finish games keep (player_records),
 // one row a game however many games the player has played.
+// What it returns is remembered until the next commit (remember).
 func (db *DB) PlayerRecords(ctx context.Context, userID int64) ([]Record, error) {
+	return remember(ctx, db, fmt.Sprintf("records %d", userID), cloneSlice[Record], func(ctx context.Context) ([]Record, error) {
+		return db.playerRecordsRead(ctx, userID)
+	})
+}
+
+// playerRecordsRead reads what PlayerRecords returns.
+func (db *DB) playerRecordsRead(ctx context.Context, userID int64) ([]Record, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT game, wins, losses, draws FROM player_records
 		WHERE user_id = ? AND games > 0 ORDER BY game`, userID)
 	if err != nil {

@@ -118,6 +118,10 @@ type writeLog struct {
 	ratingGen   atomic.Uint64
 	planGen     atomic.Uint64
 	socialGen   atomic.Uint64
+	// commitGen counts every committed transaction (and the commits of
+	// other processes): what the read cache remembers was read under one
+	// value (readCache).
+	commitGen atomic.Uint64
 	// gamesChanged keeps the game cache right, called after each commit
 	// that changed games or matches, before the observers: the matches
 	// and their games are forgotten, the games ids forgotten or replaced
@@ -344,6 +348,7 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 // committed calls the observers with what a committed transaction changed.
 func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64) {
 	games, tournaments, wide := ch.games, ch.tournaments, ch.wide
+	l.commitGen.Add(1)
 	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)
 	}

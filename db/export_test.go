@@ -40,3 +40,9 @@ func TraceReads(store *DB, fn func(query string, args []any)) (stop func()) {
 
 // ReadPool is the read pool, for EXPLAIN QUERY PLAN.
 func ReadPool(store *DB) *sql.DB { return store.read.DB }
+
+// Remember is remember for a read of ints, for the tests of the read
+// cache.
+func Remember(ctx context.Context, store *DB, key string, read func(context.Context) ([]int, error)) ([]int, error) {
+	return remember(ctx, store, key, cloneSlice[int], read)
+}

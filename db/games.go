@@ -225,14 +225,30 @@ func (db *DB) games(ctx context.Context, where string, args ...any) ([]Game, err
 
 // ActiveGames returns userID's games in progress: the ones where it is
 // their turn first, then by deadline.
+// What it returns is remembered until the next commit (remember).
 func (db *DB) ActiveGames(ctx context.Context, userID int64) ([]Game, error) {
+	return remember(ctx, db, fmt.Sprintf("active %d", userID), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
+		return db.activeGamesRead(ctx, userID)
+	})
+}
+
+// activeGamesRead reads what ActiveGames returns.
+func (db *DB) activeGamesRead(ctx context.Context, userID int64) ([]Game, error) {
 	return db.games(ctx, `WHERE g.status = 'active' AND (g.side0_id = ?1 OR g.side1_id = ?1)
 		ORDER BY (CASE g.to_move WHEN 0 THEN g.side0_id ELSE g.side1_id END) = ?1 DESC, g.deadline, g.id`, userID)
 }
 
 // FinishedGames returns userID's finished games, the latest first (at most
 // limit).
+// What it returns is remembered until the next commit (remember).
 func (db *DB) FinishedGames(ctx context.Context, userID int64, limit int) ([]Game, error) {
+	return remember(ctx, db, fmt.Sprintf("finished %d %d", userID, limit), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
+		return db.finishedGamesRead(ctx, userID, limit)
+	})
+}
+
+// finishedGamesRead reads what FinishedGames returns.
+func (db *DB) finishedGamesRead(ctx context.Context, userID int64, limit int) ([]Game, error) {
 	// The latest of each side, each read in order from its index, so
 	// that a player with thousands of games costs as little as one with
 	// ten.

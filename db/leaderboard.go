@@ -189,7 +189,25 @@ func (db *DB) rankAbove(ctx context.Context, game string, rating float64, now ti
 // last LeaderboardDays days, best first. A page reads its own lines
 // along an index, whatever the number of players. Errors: the database
 // cannot be read.
+// What it returns is remembered until the next commit (remember); the
+// calls within one second of now share the first one's answer.
 func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, LeaderCounts, error) {
+	type result struct {
+		a []LeaderRow
+		b LeaderCounts
+	}
+	r, err := remember(ctx, db, fmt.Sprintf("leaderboard %q %d %d %d", game, now.Unix(), offset, limit), func(r result) result {
+		r.a = cloneSlice(r.a)
+		return r
+	}, func(ctx context.Context) (result, error) {
+		a, b, err := db.leaderboardRead(ctx, game, now, offset, limit)
+		return result{a, b}, err
+	})
+	return r.a, r.b, err
+}
+
+// leaderboardRead reads what Leaderboard returns.
+func (db *DB) leaderboardRead(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, LeaderCounts, error) {
 	counts, err := db.leaderCounts(ctx, game, now)
 	if err != nil || limit <= 0 {
 		return nil, counts, err
@@ -227,7 +245,24 @@ func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offse
 // whether they are listed at all (false: inactive or without a rated
 // game of it); a provisional rating's line is unranked, with Provisional
 // set. Errors: the database cannot be read.
+// What it returns is remembered until the next commit (remember); the
+// calls within one second of now share the first one's answer.
 func (db *DB) LeaderboardRank(ctx context.Context, game string, userID int64, now time.Time) (LeaderRow, bool, error) {
+	type result struct {
+		a LeaderRow
+		b bool
+	}
+	r, err := remember(ctx, db, fmt.Sprintf("rank %q %d %d", game, userID, now.Unix()), func(r result) result {
+		return r
+	}, func(ctx context.Context) (result, error) {
+		a, b, err := db.leaderboardRankRead(ctx, game, userID, now)
+		return result{a, b}, err
+	})
+	return r.a, r.b, err
+}
+
+// leaderboardRankRead reads what LeaderboardRank returns.
+func (db *DB) leaderboardRankRead(ctx context.Context, game string, userID int64, now time.Time) (LeaderRow, bool, error) {
 	var r LeaderRow
 	var pr PlayerRating
 	var last, until int64
@@ -273,7 +308,25 @@ func likePrefix(s string) string {
 // case; every player for "", the computer players included), by name, limit rows from offset, and how
 // many match in all, with their ratings at now. Errors: the database
 // cannot be read.
+// What it returns is remembered until the next commit (remember); the
+// calls within one second of now share the first one's answer.
 func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
+	type result struct {
+		a []DirectoryRow
+		b int
+	}
+	r, err := remember(ctx, db, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), func(r result) result {
+		r.a = cloneSlice(r.a)
+		return r
+	}, func(ctx context.Context) (result, error) {
+		a, b, err := db.playersRead(ctx, prefix, now, offset, limit)
+		return result{a, b}, err
+	})
+	return r.a, r.b, err
+}
+
+// playersRead reads what Players returns.
+func (db *DB) playersRead(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
 	pattern := likePrefix(prefix)
 	// The names from prefix up to prefix followed by the last character
 	// there is: a range of the names' index (LIKE alone reads them all).
@@ -337,7 +390,15 @@ type RatingPoint struct {
 // limit rated games (every one for limit ≤ 0), oldest first, read from one
 // index however many games they have played. Errors: the database cannot
 // be read.
+// What it returns is remembered until the next commit (remember).
 func (db *DB) RatingHistory(ctx context.Context, userID int64, game string, limit int) ([]RatingPoint, error) {
+	return remember(ctx, db, fmt.Sprintf("history %d %q %d", userID, game, limit), cloneSlice[RatingPoint], func(ctx context.Context) ([]RatingPoint, error) {
+		return db.ratingHistoryRead(ctx, userID, game, limit)
+	})
+}
+
+// ratingHistoryRead reads what RatingHistory returns.
+func (db *DB) ratingHistoryRead(ctx context.Context, userID int64, game string, limit int) ([]RatingPoint, error) {
 	if limit <= 0 {
 		limit = -1
 	}

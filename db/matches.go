@@ -84,7 +84,15 @@ type MatchGames struct {
 // Matches returns the matches of several games chosen by f: those made
 // with a variant of f.Multi (without f.Multi, those that have more than
 // one game); each with its games.
+// What it returns is remembered until the next commit (remember).
 func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchGames, error) {
+	return remember(ctx, db, fmt.Sprintf("matches %#v", f), cloneMatches, func(ctx context.Context) ([]MatchGames, error) {
+		return db.matchesRead(ctx, f)
+	})
+}
+
+// matchesRead reads what Matches returns.
+func (db *DB) matchesRead(ctx context.Context, f MatchFilter) ([]MatchGames, error) {
 	status, key := "active", "m.created_at"
 	if f.Finished {
 		status, key = "finished", "m.ended_at"

@@ -259,7 +259,24 @@ const TournamentsPageSize = 50
 // every one signing up and running (newest first within each), then the
 // finished and cancelled ones, newest first, TournamentsPageSize a page;
 // and whether a later page has more.
+// What it returns is remembered until the next commit (remember).
 func (db *DB) Tournaments(ctx context.Context, page int) ([]Tournament, bool, error) {
+	type result struct {
+		a []Tournament
+		b bool
+	}
+	r, err := remember(ctx, db, fmt.Sprintf("tournaments %d", page), func(r result) result {
+		r.a = cloneSlice(r.a)
+		return r
+	}, func(ctx context.Context) (result, error) {
+		a, b, err := db.tournamentsRead(ctx, page)
+		return result{a, b}, err
+	})
+	return r.a, r.b, err
+}
+
+// tournamentsRead reads what Tournaments returns.
+func (db *DB) tournamentsRead(ctx context.Context, page int) ([]Tournament, bool, error) {
 	var out []Tournament
 	read := func(q string, args ...any) error {
 		rows, err := db.read.QueryContext(ctx, q, args...)

@@ -169,6 +169,7 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	a.live = newLiveHub(cfg, sm, cfg.Logger)
 	sm.live = a.live
 	a.metrics.liveStreams(a.live.open)
+	a.metrics.readCache(store)
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -397,3 +397,16 @@ func (m *metrics) liveStreams(open func() int) {
 		Help: "Event streams open: pages receiving live updates.", // not shown
 	}, func() float64 { return float64(open()) }))
 }
+
+// readCache adds the counters of the database's remembered reads: the
+// answers from memory and the reads run, read from the DB when scraped.
+func (m *metrics) readCache(store *db.DB) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "trench_read_cache_hits_total",
+		Help: "Page reads answered from memory: nothing committed since the same read.", // not shown
+	}, func() float64 { h, _ := store.ReadCacheStats(); return float64(h) }))
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "trench_read_cache_misses_total",
+		Help: "Page reads run against the database.", // not shown
+	}, func() float64 { _, n := store.ReadCacheStats(); return float64(n) }))
+}

@@ -1,0 +1,214 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/trench-games/trench/db"
+)
+
+// TestRememberedPageReadsFollowEveryCommit: the reads behind the archive,
+// a profile and a dashboard, asked twice, are answered the second time
+// from memory, and a move, a resignation and another process's rename
+// show at once (the other process's within a second).
+func TestRememberedPageReadsFollowEveryCommit(t *testing.T) {
+	store, path := open(t)
+	ctx := context.Background()
+	g, ann, bob := newGame(t, store, "trench", "single")
+	type seen struct {
+		archive  db.ArchivePage
+		active   []db.Game
+		finished []db.Game
+		records  []db.Record
+	}
+	look := func() seen {
+		t.Helper()
+		var s seen
+		var err error
+		if s.archive, err = store.Archive(ctx, db.ArchiveFilter{}); err != nil {
+			t.Fatal(err)
+		}
+		if s.active, err = store.ActiveGames(ctx, ann.ID); err != nil {
+			t.Fatal(err)
+		}
+		if s.finished, err = store.FinishedGames(ctx, ann.ID, 10); err != nil {
+			t.Fatal(err)
+		}
+		if s.records, err = store.PlayerRecords(ctx, ann.ID); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := look()
+	if s.archive.Total != 0 || len(s.active) != 1 || s.active[0].Ply != 0 || len(s.finished) != 0 || len(s.records) != 0 {
+		t.Fatalf("a new game: archive %d, active %d, finished %d, records %v", s.archive.Total, len(s.active), len(s.finished), s.records)
+	}
+	hits, _ := store.ReadCacheStats()
+	s = look()
+	if h, _ := store.ReadCacheStats(); h != hits+4 {
+		t.Errorf("the same four reads again, nothing committed: %d answered from memory, want 4", h-hits)
+	}
+	// What a caller does with its answer is its own.
+	s.active[0].Ply = 99
+	s.active = append(s.active[:0], db.Game{})
+	if again := look(); len(again.active) != 1 || again.active[0].Ply != 0 || again.active[0].ID != g.ID {
+		t.Fatalf("a caller's change reached the next answer: %+v", again.active)
+	}
+
+	st, err := g.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err = store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: 0, Move: st.Legal(g.ToMove)[0]}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if s = look(); len(s.active) != 1 || s.active[0].Ply != 1 {
+		t.Fatalf("after a move, the games in progress show ply %d, want 1", s.active[0].Ply)
+	}
+	if st, err = g.Decode(); err != nil {
+		t.Fatal(err)
+	}
+	if g, err = store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: 1, Move: st.Legal(g.ToMove)[0]}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Resign(ctx, g.ID, ann.ID, 2, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	s = look()
+	if s.archive.Total != 1 || len(s.archive.Rows) != 1 || len(s.active) != 0 || len(s.finished) != 1 ||
+		len(s.records) != 1 || s.records[0].Losses != 1 {
+		t.Fatalf("after a resignation: archive %d, active %d, finished %d, records %+v", s.archive.Total, len(s.active), len(s.finished), s.records)
+	}
+
+	// Another process renames bob: the archive names him anew within
+	// a second.
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.ExecContext(ctx, `UPDATE users SET name = 'robert' WHERE id = ?`, bob.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		p, err := store.Archive(ctx, db.ArchiveFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Rows[0].Game.Side[1].Name == "robert" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("2 s after another process renamed bob, the archive still says %q", p.Rows[0].Game.Side[1].Name)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestRememberedReadRunsOnceForReadersAtOnce: readers that ask for the
+// same read while it runs wait for it and get its answer, each its own
+// copy; when it fails for its own reader (whose client went), the others
+// read for themselves; a commit between two reads makes the second read
+// again.
+func TestRememberedReadRunsOnceForReadersAtOnce(t *testing.T) {
+	store, _ := open(t)
+	var runs atomic.Int32
+	release := make(chan struct{})
+	read := func(ctx context.Context) ([]int, error) {
+		runs.Add(1)
+		select {
+		case <-release:
+			return []int{1, 2, 3}, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var wg sync.WaitGroup
+	got := make([][]int, 8)
+	errs := make([]error, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = db.Remember(context.Background(), store, "k", read)
+		}()
+	}
+	for runs.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if n := runs.Load(); n != 1 {
+		t.Errorf("8 readers at once ran the read %d times, want 1", n)
+	}
+	for i := range got {
+		if errs[i] != nil || len(got[i]) != 3 {
+			t.Fatalf("reader %d: %v %v", i, got[i], errs[i])
+		}
+	}
+	got[0][0] = 42
+	if got[1][0] != 1 {
+		t.Error("two readers share one answer")
+	}
+
+	// The first reader's client goes while the read runs: the one that
+	// waited for it reads for itself.
+	runs.Store(0)
+	block := make(chan struct{})
+	slow := func(ctx context.Context) ([]int, error) {
+		runs.Add(1)
+		if runs.Load() == 1 {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		<-block
+		return []int{7}, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := db.Remember(ctx, store, "gone", slow)
+		first <- err
+	}()
+	for runs.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	second := make(chan []int, 1)
+	go func() {
+		v, err := db.Remember(context.Background(), store, "gone", slow)
+		if err != nil {
+			t.Error(err)
+		}
+		second <- v
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Errorf("the reader whose client went: %v", err)
+	}
+	close(block)
+	if v := <-second; len(v) != 1 || v[0] != 7 {
+		t.Errorf("the reader that waited got %v, want its own read [7]", v)
+	}
+
+	// A commit between two reads: the second reads again.
+	runs.Store(0)
+	count := func(ctx context.Context) ([]int, error) { runs.Add(1); return []int{int(runs.Load())}, nil }
+	if _, err := db.Remember(context.Background(), store, "c", count); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Remember(context.Background(), store, "c", count); err != nil || runs.Load() != 1 {
+		t.Fatalf("the same read, nothing committed: %d runs, %v", runs.Load(), err)
+	}
+	users(t, store, "carl")
+	if _, err := db.Remember(context.Background(), store, "c", count); err != nil || runs.Load() != 2 {
+		t.Fatalf("after a commit: %d runs, want 2 (%v)", runs.Load(), err)
+	}
+}
