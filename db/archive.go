@@ -90,9 +90,10 @@ func parseArchiveKey(s string) (archiveKey, error) {
 // Errors: KindInvalid for a result filter that needs a player without one,
 // an unknown result filter, or a malformed cursor; KindNotFound for an
 // unknown player.
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until a commit changes what
+// the settled reads show (remember).
 func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
-	return remember(ctx, db, fmt.Sprintf("archive %q %q %q %q %d %q %q", f.Game, f.Variant, f.Player, f.Result, f.Page, f.Before, f.After), cloneArchivePage, func(ctx context.Context) (ArchivePage, error) {
+	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive %q %q %q %q %d %q %q", f.Game, f.Variant, f.Player, f.Result, f.Page, f.Before, f.After), cloneArchivePage, func(ctx context.Context) (ArchivePage, error) {
 		return db.archiveRead(ctx, f)
 	})
 }
@@ -294,9 +295,10 @@ type Record struct {
 // key), over finished games that were not aborted, sorted by game key:
 // the counts the transactions that finish games keep (player_records),
 // one row a game however many games the player has played.
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until a commit changes what
+// the settled reads show (remember).
 func (db *DB) PlayerRecords(ctx context.Context, userID int64) ([]Record, error) {
-	return remember(ctx, db, fmt.Sprintf("records %d", userID), cloneSlice[Record], func(ctx context.Context) ([]Record, error) {
+	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("records %d", userID), cloneSlice[Record], func(ctx context.Context) ([]Record, error) {
 		return db.playerRecordsRead(ctx, userID)
 	})
 }

@@ -107,6 +107,12 @@ type writeLog struct {
 	ratingPlayers  map[int64]struct{}
 	challengeMatch int
 	wide           uint8 // changedAccounts, changedGamesWide, …
+	// settled says the transaction changed what the settled reads show
+	// (settledGen); gameStatus and lastPlayed are the positions of the
+	// games' status and the users' last_played, which tell (0: not known,
+	// and every change of those tables is a settled one).
+	settled                bool
+	gameStatus, lastPlayed int
 
 	// accountGen and gameGen count the committed transactions that made
 	// a wide change of their kind (and the commits of other processes):
@@ -119,9 +125,12 @@ type writeLog struct {
 	planGen     atomic.Uint64
 	socialGen   atomic.Uint64
 	// commitGen counts every committed transaction (and the commits of
-	// other processes): what the read cache remembers was read under one
-	// value (readCache).
-	commitGen atomic.Uint64
+	// other processes), settledGen those that changed what the settled
+	// reads show (finished games, accounts, ratings, puzzles…, and the
+	// commits of other processes): what the read cache remembers was read
+	// under one of them (readCache).
+	commitGen  atomic.Uint64
+	settledGen atomic.Uint64
 	// gamesChanged keeps the game cache right, called after each commit
 	// that changed games or matches, before the observers: the matches
 	// and their games are forgotten, the games ids forgotten or replaced
@@ -146,6 +155,11 @@ func newWriteLog(logger *slog.Logger) *writeLog {
 // record is the pre-update hook: it notes the game or tournament a row
 // change belongs to.
 func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
+	if d.DatabaseName == "main" && l.settles(&d) {
+		l.mu.Lock()
+		l.settled = true
+		l.mu.Unlock()
+	}
 	if w := wideTables[d.TableName]; w != 0 && d.DatabaseName == "main" {
 		l.mu.Lock()
 		l.wide |= w
@@ -271,6 +285,7 @@ func (l *writeLog) recordChallenge(d sqlite.SQLitePreUpdateData) {
 func (l *writeLog) ratedPlayers(ids ...int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.settled = true
 	for _, id := range ids {
 		l.ratingPlayers[id] = struct{}{}
 	}
@@ -293,6 +308,9 @@ func (l *writeLog) mark(w uint8) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.wide |= w
+	if w&^changedPlans != 0 {
+		l.settled = true
+	}
 }
 
 // reset forgets what a transaction that did not commit had collected.
@@ -306,6 +324,7 @@ func (l *writeLog) reset() {
 	clear(l.ratingMatches)
 	clear(l.ratingPlayers)
 	l.wide = 0
+	l.settled = false
 }
 
 // changes is what a transaction changed: the ids of the games,
@@ -316,6 +335,7 @@ type changes struct {
 	players                      map[int64][2]int64 // of the games, when known
 	ratingMatches, ratingPlayers []int64            // see writeLog
 	wide                         uint8
+	settled                      bool // see writeLog
 }
 
 // take returns what was collected so far, and forgets it.
@@ -323,12 +343,13 @@ func (l *writeLog) take() changes {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide,
-		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers)}
+		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers), settled: l.settled}
 	if len(l.players) > 0 {
 		ch.players = maps.Clone(l.players)
 		clear(l.players)
 	}
 	l.wide = 0
+	l.settled = false
 	return ch
 }
 
@@ -349,6 +370,9 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64) {
 	games, tournaments, wide := ch.games, ch.tournaments, ch.wide
 	l.commitGen.Add(1)
+	if ch.settled {
+		l.settledGen.Add(1)
+	}
 	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)
 	}

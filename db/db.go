@@ -175,7 +175,7 @@ func open(ctx context.Context, path string, opt Options) (*DB, error) {
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{}), writeTurn: make(chan struct{}, 1)}
 	log.gamesChanged = db.gameCache.committed
 	log.ratingsChanged = db.ratingsChanged
-	if log.gameSides, log.challengeMatch, err = hookColumns(ctx, w); err != nil {
+	if log.gameSides, log.challengeMatch, log.gameStatus, log.lastPlayed, err = hookColumns(ctx, w); err != nil {
 		r.Close()
 		w.Close()
 		return nil, err
@@ -233,31 +233,36 @@ func (db *DB) Optimize(ctx context.Context) error {
 }
 
 // hookColumns returns the positions, as the pre-update hook reads a row,
-// of side0_id and side1_id among the columns of the games table, and of
-// match_id among those of the challenges table.
-func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch int, err error) {
+// of the games' two players and status, of a challenge's match and of a
+// user's last game played (0 when not found).
+func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch, gameStatus, lastPlayed int, err error) {
 	rows, err := w.QueryContext(ctx, `SELECT 'games', cid, name FROM pragma_table_info('games')
-		UNION ALL SELECT 'challenges', cid, name FROM pragma_table_info('challenges')`)
+		UNION ALL SELECT 'challenges', cid, name FROM pragma_table_info('challenges')
+		UNION ALL SELECT 'users', cid, name FROM pragma_table_info('users')`)
 	if err != nil {
-		return sides, 0, fmt.Errorf("db: columns of games and challenges: %w", err)
+		return sides, 0, 0, 0, fmt.Errorf("db: columns of games, challenges and users: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var table, name string
 		var cid int
 		if err := rows.Scan(&table, &cid, &name); err != nil {
-			return sides, 0, fmt.Errorf("db: columns of games and challenges: %w", err)
+			return sides, 0, 0, 0, fmt.Errorf("db: columns of games, challenges and users: %w", err)
 		}
 		switch table + "." + name {
 		case "games.side0_id":
 			sides[0] = cid
 		case "games.side1_id":
 			sides[1] = cid
+		case "games.status":
+			gameStatus = cid
 		case "challenges.match_id":
 			challengeMatch = cid
+		case "users.last_played":
+			lastPlayed = cid
 		}
 	}
-	return sides, challengeMatch, rows.Err()
+	return sides, challengeMatch, gameStatus, lastPlayed, rows.Err()
 }
 
 // Close closes both pools, then sends what the replica still lacks and

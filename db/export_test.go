@@ -44,5 +44,9 @@ func ReadPool(store *DB) *sql.DB { return store.read.DB }
 // Remember is remember for a read of ints, for the tests of the read
 // cache.
 func Remember(ctx context.Context, store *DB, key string, read func(context.Context) ([]int, error)) ([]int, error) {
-	return remember(ctx, store, key, cloneSlice[int], read)
+	return remember(ctx, store, &store.log.commitGen, key, cloneSlice[int], read)
 }
+
+// QuietTables are the tables whose changes alone leave the settled reads
+// remembered.
+func QuietTables() map[string]bool { return quietTables }

@@ -227,7 +227,7 @@ func (db *DB) games(ctx context.Context, where string, args ...any) ([]Game, err
 // their turn first, then by deadline.
 // What it returns is remembered until the next commit (remember).
 func (db *DB) ActiveGames(ctx context.Context, userID int64) ([]Game, error) {
-	return remember(ctx, db, fmt.Sprintf("active %d", userID), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
+	return remember(ctx, db, &db.log.commitGen, fmt.Sprintf("active %d", userID), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
 		return db.activeGamesRead(ctx, userID)
 	})
 }
@@ -240,9 +240,10 @@ func (db *DB) activeGamesRead(ctx context.Context, userID int64) ([]Game, error)
 
 // FinishedGames returns userID's finished games, the latest first (at most
 // limit).
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until a commit changes what
+// the settled reads show (remember).
 func (db *DB) FinishedGames(ctx context.Context, userID int64, limit int) ([]Game, error) {
-	return remember(ctx, db, fmt.Sprintf("finished %d %d", userID, limit), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
+	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("finished %d %d", userID, limit), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
 		return db.finishedGamesRead(ctx, userID, limit)
 	})
 }

@@ -189,14 +189,15 @@ func (db *DB) rankAbove(ctx context.Context, game string, rating float64, now ti
 // last LeaderboardDays days, best first. A page reads its own lines
 // along an index, whatever the number of players. Errors: the database
 // cannot be read.
-// What it returns is remembered until the next commit (remember); the
+// What it returns is remembered until a commit changes what
+// the settled reads show (remember); the
 // calls within one second of now share the first one's answer.
 func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, LeaderCounts, error) {
 	type result struct {
 		a []LeaderRow
 		b LeaderCounts
 	}
-	r, err := remember(ctx, db, fmt.Sprintf("leaderboard %q %d %d %d", game, now.Unix(), offset, limit), func(r result) result {
+	r, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("leaderboard %q %d %d %d", game, now.Unix(), offset, limit), func(r result) result {
 		r.a = cloneSlice(r.a)
 		return r
 	}, func(ctx context.Context) (result, error) {
@@ -245,14 +246,15 @@ func (db *DB) leaderboardRead(ctx context.Context, game string, now time.Time, o
 // whether they are listed at all (false: inactive or without a rated
 // game of it); a provisional rating's line is unranked, with Provisional
 // set. Errors: the database cannot be read.
-// What it returns is remembered until the next commit (remember); the
+// What it returns is remembered until a commit changes what
+// the settled reads show (remember); the
 // calls within one second of now share the first one's answer.
 func (db *DB) LeaderboardRank(ctx context.Context, game string, userID int64, now time.Time) (LeaderRow, bool, error) {
 	type result struct {
 		a LeaderRow
 		b bool
 	}
-	r, err := remember(ctx, db, fmt.Sprintf("rank %q %d %d", game, userID, now.Unix()), func(r result) result {
+	r, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("rank %q %d %d", game, userID, now.Unix()), func(r result) result {
 		return r
 	}, func(ctx context.Context) (result, error) {
 		a, b, err := db.leaderboardRankRead(ctx, game, userID, now)
@@ -315,7 +317,7 @@ func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset,
 		a []DirectoryRow
 		b int
 	}
-	r, err := remember(ctx, db, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), func(r result) result {
+	r, err := remember(ctx, db, &db.log.commitGen, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), func(r result) result {
 		r.a = cloneSlice(r.a)
 		return r
 	}, func(ctx context.Context) (result, error) {
@@ -390,9 +392,10 @@ type RatingPoint struct {
 // limit rated games (every one for limit ≤ 0), oldest first, read from one
 // index however many games they have played. Errors: the database cannot
 // be read.
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until a commit changes what
+// the settled reads show (remember).
 func (db *DB) RatingHistory(ctx context.Context, userID int64, game string, limit int) ([]RatingPoint, error) {
-	return remember(ctx, db, fmt.Sprintf("history %d %q %d", userID, game, limit), cloneSlice[RatingPoint], func(ctx context.Context) ([]RatingPoint, error) {
+	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("history %d %q %d", userID, game, limit), cloneSlice[RatingPoint], func(ctx context.Context) ([]RatingPoint, error) {
 		return db.ratingHistoryRead(ctx, userID, game, limit)
 	})
 }

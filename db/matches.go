@@ -84,9 +84,10 @@ type MatchGames struct {
 // Matches returns the matches of several games chosen by f: those made
 // with a variant of f.Multi (without f.Multi, those that have more than
 // one game); each with its games.
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until the next commit, the finished
+// matches until a commit changes what the settled reads show (remember).
 func (db *DB) Matches(ctx context.Context, f MatchFilter) ([]MatchGames, error) {
-	return remember(ctx, db, fmt.Sprintf("matches %#v", f), cloneMatches, func(ctx context.Context) ([]MatchGames, error) {
+	return remember(ctx, db, matchesGen(db, f), fmt.Sprintf("matches %#v", f), cloneMatches, func(ctx context.Context) ([]MatchGames, error) {
 		return db.matchesRead(ctx, f)
 	})
 }

@@ -1,8 +1,13 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"sync"
+	"sync/atomic"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // The reads behind the public pages (the archive, profiles, leaderboards,
@@ -14,6 +19,14 @@ import (
 // another one moves on): the same read asked again while no transaction
 // has committed since is answered from memory, and one asked while the
 // same read is under way waits for it instead of running it again.
+//
+// Two generations: commitGen moves on at every commit, settledGen only
+// at the commits that may change what the settled reads show — the
+// finished games and their matches, accounts, ratings, players' records,
+// puzzles — and not at a move in a game in progress, a message, a
+// session or the work of the background jobs (settles). A read says
+// which one it is remembered under: one that shows games in progress, or
+// when each player last played, is remembered under commitGen.
 //
 // A read remembered under generation n began after every transaction
 // counted in n had committed, so it saw them all; a write whose method
@@ -28,7 +41,6 @@ const readCacheEntries = 256
 // readCache is the DB's cache of reads (remember).
 type readCache struct {
 	mu      sync.Mutex
-	gen     uint64
 	entries map[string]*readEntry
 	// hits and misses count the answers from memory and the reads run
 	// (ReadCacheStats).
@@ -38,6 +50,7 @@ type readCache struct {
 // readEntry is one read, under way until done is closed; then val holds
 // its result when err is nil.
 type readEntry struct {
+	gen  uint64 // the generation it was read under
 	done chan struct{}
 	val  any
 	err  error
@@ -52,26 +65,18 @@ func (db *DB) ReadCacheStats() (hits, misses uint64) {
 	return c.hits, c.misses
 }
 
-// remember returns what read returns, run at most once for key while no
-// transaction commits; every caller gets its own copy made by clone (a
-// caller may change what it gets). An error is not remembered: a caller
-// that waited on a read that failed (its own client gone, say) runs the
-// read itself.
-func remember[T any](ctx context.Context, db *DB, key string, clone func(T) T, read func(context.Context) (T, error)) (T, error) {
-	gen := db.log.commitGen.Load()
+// remember returns what read returns, run at most once for key while
+// generation gen (the DB's commitGen or settledGen) stays where it is;
+// every caller gets its own copy made by clone (a caller may change what
+// it gets). An error is not remembered: a caller that waited on a read
+// that failed (its own client gone, say) runs the read itself.
+func remember[T any](ctx context.Context, db *DB, gen *atomic.Uint64, key string, clone func(T) T, read func(context.Context) (T, error)) (T, error) {
+	now := gen.Load()
 	c := &db.reads
 	c.mu.Lock()
-	if gen < c.gen {
-		// A commit came between loading the generation and the lock:
-		// read without remembering.
-		c.misses++
-		c.mu.Unlock()
-		return read(ctx)
-	}
-	if gen > c.gen || c.entries == nil || len(c.entries) >= readCacheEntries {
-		c.gen, c.entries = gen, map[string]*readEntry{}
-	}
-	if e, ok := c.entries[key]; ok {
+	e, ok := c.entries[key]
+	switch {
+	case ok && e.gen == now:
 		c.mu.Unlock()
 		select {
 		case <-e.done:
@@ -89,8 +94,18 @@ func remember[T any](ctx context.Context, db *DB, key string, clone func(T) T, r
 		c.misses++
 		c.mu.Unlock()
 		return read(ctx)
+	case ok && e.gen > now:
+		// A commit came between loading the generation and the lock,
+		// and a later reader has remembered what it read since: read
+		// without remembering.
+		c.misses++
+		c.mu.Unlock()
+		return read(ctx)
 	}
-	e := &readEntry{done: make(chan struct{})}
+	if c.entries == nil || len(c.entries) >= readCacheEntries {
+		c.entries = map[string]*readEntry{}
+	}
+	e = &readEntry{gen: now, done: make(chan struct{})}
 	c.entries[key] = e
 	c.misses++
 	entries := c.entries
@@ -130,4 +145,88 @@ func cloneMatches(ms []MatchGames) []MatchGames {
 		ms[i].Games = cloneSlice(ms[i].Games)
 	}
 	return ms
+}
+
+// quietTables are the tables that no settled read reads: a change to
+// them alone leaves settledGen where it is. A table not named here, or
+// new, moves it.
+var quietTables = map[string]bool{
+	"account_tokens": true, "admin_log": true, "analyses": true, "analysis_plies": true,
+	"conditional_moves": true, "counters": true, "digests": true, "game_notes": true,
+	"last_played_days": true, "lesson_progress": true, "messages": true, "moves": true,
+	"notices": true, "notify_settings": true, "push_deliveries": true, "push_subscriptions": true,
+	"puzzle_attempts": true, "puzzle_ratings": true, "puzzle_scans": true, "rematch_offers": true,
+	"rematches": true, "reports": true, "sessions": true, "settings": true, "vacations": true,
+	"sqlite_sequence": true, "sqlite_stat1": true, "sqlite_stat4": true,
+	"_litestream_lock": true, "_litestream_seq": true,
+}
+
+// settles says whether the row change d may change what a settled read
+// shows: any change of a table not quiet, except an update of a game that
+// neither was nor is finished (a move, a clock, an offer) and an update of
+// an account that changes only when its player last played. Unsure (a
+// column that cannot be read), it says yes.
+func (l *writeLog) settles(d *sqlite.SQLitePreUpdateData) bool {
+	switch d.TableName {
+	case "games":
+		if d.Op != sqlite3.SQLITE_UPDATE || l.gameStatus == 0 {
+			return true
+		}
+		return l.finished(d.Old) || l.finished(d.New)
+	case "users":
+		if d.Op != sqlite3.SQLITE_UPDATE || l.lastPlayed == 0 {
+			return true
+		}
+		return !onlyColumnChanged(d, l.lastPlayed)
+	}
+	return !quietTables[d.TableName]
+}
+
+// finished says whether the games row get reads is a finished game's (or
+// cannot be read).
+func (l *writeLog) finished(get func(...any) error) bool {
+	row := make([]any, l.gameStatus+1)
+	if err := get(row...); err != nil {
+		return true
+	}
+	status, ok := row[l.gameStatus].(string)
+	return !ok || status == "finished"
+}
+
+// onlyColumnChanged says whether the update d changes no column but col
+// (false when a row cannot be read).
+func onlyColumnChanged(d *sqlite.SQLitePreUpdateData, col int) bool {
+	n := d.Count()
+	if col >= n {
+		return false
+	}
+	old, new := make([]any, n), make([]any, n)
+	if d.Old(old...) != nil || d.New(new...) != nil {
+		return false
+	}
+	for i := range n {
+		if i == col {
+			continue
+		}
+		a, b := old[i], new[i]
+		if x, ok := a.([]byte); ok {
+			if y, ok := b.([]byte); !ok || !bytes.Equal(x, y) {
+				return false
+			}
+			continue
+		}
+		if _, ok := b.([]byte); ok || a != b {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesGen is the generation Matches(f) is remembered under: the
+// finished matches are settled, the ones in progress move with each game.
+func matchesGen(db *DB, f MatchFilter) *atomic.Uint64 {
+	if f.Finished {
+		return &db.log.settledGen
+	}
+	return &db.log.commitGen
 }

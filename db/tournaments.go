@@ -265,7 +265,7 @@ func (db *DB) Tournaments(ctx context.Context, page int) ([]Tournament, bool, er
 		a []Tournament
 		b bool
 	}
-	r, err := remember(ctx, db, fmt.Sprintf("tournaments %d", page), func(r result) result {
+	r, err := remember(ctx, db, &db.log.commitGen, fmt.Sprintf("tournaments %d", page), func(r result) result {
 		r.a = cloneSlice(r.a)
 		return r
 	}, func(ctx context.Context) (result, error) {
