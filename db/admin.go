@@ -307,8 +307,16 @@ type Figures struct {
 // Figures counts the server's players, games and database size at now:
 // the games and moves from the counters the database keeps, the active
 // players from the players of each day (last_played_days) and those of
-// the first day one by one, the others through indexes.
+// the first day one by one, the others through indexes. What it returns
+// is remembered until the next commit (remember); the calls within one
+// second of now share the first one's answer.
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
+	return remember(ctx, db, &db.log.commitGen, fmt.Sprintf("figures %d", now.Unix()), func(f Figures) Figures { return f },
+		func(ctx context.Context) (Figures, error) { return db.figuresRead(ctx, now) })
+}
+
+// figuresRead reads what Figures returns.
+func (db *DB) figuresRead(ctx context.Context, now time.Time) (Figures, error) {
 	var f Figures
 	err := db.read.QueryRowContext(ctx, `SELECT
 		(SELECT n FROM counters WHERE name = 'players'),

@@ -159,10 +159,21 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		countCond += " AND (g.side0_id = ? OR g.side1_id = ?)"
 		countArgs = append(countArgs, playerID, playerID)
 	}
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+from+` WHERE `+countCond+` LIMIT ?)`,
-		append(countArgs, ArchiveCountCap+1)...).Scan(&out.Total); err != nil {
-		return out, fmt.Errorf("db: archive count: %w", err)
+	// The count is the same for every page of a filter: remembered
+	// apart from the pages.
+	q := `SELECT COUNT(*) FROM (SELECT 1 FROM ` + from + ` WHERE ` + countCond + ` LIMIT ?)`
+	countArgs = append(countArgs, ArchiveCountCap+1)
+	total, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive count %s %v", q, countArgs), func(n int) int { return n },
+		func(ctx context.Context) (n int, err error) {
+			if err := db.read.QueryRowContext(ctx, q, countArgs...).Scan(&n); err != nil {
+				return 0, fmt.Errorf("db: archive count: %w", err)
+			}
+			return n, nil
+		})
+	if err != nil {
+		return out, err
 	}
+	out.Total = total
 	if out.Total > ArchiveCountCap {
 		out.Total, out.Capped = ArchiveCountCap, true
 	}
@@ -198,7 +209,6 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	}
 	const older, newer = ` AND (g.ended_at, g.id) < (?, ?)`, ` AND (g.ended_at, g.id) > (?, ?)`
 	var page []archiveKey
-	var err error
 	out.Page = f.Page // with a cursor, only the number shown (0: unknown)
 	switch {
 	case f.Before != "" || f.After != "":
@@ -263,23 +273,55 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	if err != nil {
 		return out, err
 	}
+	// The games' matches, in one read.
+	type matchRow struct {
+		games, winner int
+		status        string
+		totals        [2]int
+		players       [2]Player
+	}
+	matchIDs := make([]string, 0, len(games))
+	seen := map[int64]bool{}
+	for _, g := range games {
+		if !seen[g.MatchID] {
+			seen[g.MatchID] = true
+			matchIDs = append(matchIDs, strconv.FormatInt(g.MatchID, 10))
+		}
+	}
+	matches := make(map[int64]matchRow, len(matchIDs))
+	mrows, err := db.read.QueryContext(ctx, `SELECT m.id, (SELECT COUNT(*) FROM games WHERE match_id = m.id), m.status, m.winner,
+		m.total0, m.total1, m.player0_id, u0.name, m.player1_id, u1.name
+		FROM matches m JOIN users u0 ON u0.id = m.player0_id JOIN users u1 ON u1.id = m.player1_id
+		WHERE m.id IN (`+strings.Join(matchIDs, ", ")+`)`)
+	if err != nil {
+		return out, fmt.Errorf("db: archive matches: %w", err)
+	}
+	defer mrows.Close()
+	for mrows.Next() {
+		var id int64
+		var m matchRow
+		var winner *int
+		if err := mrows.Scan(&id, &m.games, &m.status, &winner, &m.totals[0], &m.totals[1],
+			&m.players[0].ID, &m.players[0].Name, &m.players[1].ID, &m.players[1].Name); err != nil {
+			return out, fmt.Errorf("db: archive matches: %w", err)
+		}
+		m.winner = -1
+		if winner != nil {
+			m.winner = *winner
+		}
+		matches[id] = m
+	}
+	if err := mrows.Err(); err != nil {
+		return out, fmt.Errorf("db: archive matches: %w", err)
+	}
 	rows := make([]ArchiveRow, len(games))
 	for i, g := range games {
-		rows[i].Game = g
-		rows[i].Moves = g.Ply
-		var winner *int
-		err := db.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM games WHERE match_id = m.id), m.status, m.winner,
-			m.total0, m.total1, m.player0_id, u0.name, m.player1_id, u1.name
-			FROM matches m JOIN users u0 ON u0.id = m.player0_id JOIN users u1 ON u1.id = m.player1_id WHERE m.id = ?`, g.MatchID).
-			Scan(&rows[i].MatchGames, &rows[i].MatchStatus, &winner, &rows[i].MatchTotals[0], &rows[i].MatchTotals[1],
-				&rows[i].MatchPlayer[0].ID, &rows[i].MatchPlayer[0].Name, &rows[i].MatchPlayer[1].ID, &rows[i].MatchPlayer[1].Name)
-		if err != nil {
-			return out, fmt.Errorf("db: archive match: %w", err)
+		m, ok := matches[g.MatchID]
+		if !ok {
+			return out, fmt.Errorf("db: archive: game %d has no match %d", g.ID, g.MatchID)
 		}
-		rows[i].MatchWinner = -1
-		if winner != nil {
-			rows[i].MatchWinner = *winner
-		}
+		rows[i] = ArchiveRow{Game: g, Moves: g.Ply, MatchGames: m.games, MatchStatus: m.status, MatchWinner: m.winner,
+			MatchTotals: m.totals, MatchPlayer: m.players}
 	}
 	out.Rows = rows
 	return out, nil

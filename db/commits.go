@@ -126,7 +126,7 @@ type writeLog struct {
 	socialGen   atomic.Uint64
 	// commitGen counts every committed transaction (and the commits of
 	// other processes), settledGen those that changed what the settled
-	// reads show (finished games, accounts, ratings, puzzles…, and the
+	// reads show (finished games, accounts, ratings…, and the
 	// commits of other processes): what the read cache remembers was read
 	// under one of them (readCache).
 	commitGen  atomic.Uint64

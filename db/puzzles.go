@@ -317,15 +317,14 @@ func (db *DB) PuzzleAttempted(ctx context.Context, userID, id int64) (FirstPuzzl
 // turns by day, and within a game the day picks one of the puzzles stored
 // before that day began (all of them on a server's first day), so that
 // the whole day shows the same puzzle. False when there is no puzzle.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember).
+// What it returns is remembered until the next commit (remember).
 func (db *DB) DailyPuzzle(ctx context.Context, now time.Time) (Puzzle, bool, error) {
 	day := now.UTC().Truncate(24 * time.Hour)
 	type result struct {
 		p  Puzzle
 		ok bool
 	}
-	r, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("daily puzzle %d", day.Unix()), func(r result) result { return r },
+	r, err := remember(ctx, db, &db.log.commitGen, fmt.Sprintf("daily puzzle %d", day.Unix()), func(r result) result { return r },
 		func(ctx context.Context) (result, error) {
 			p, ok, err := db.dailyPuzzleRead(ctx, day)
 			return result{p, ok}, err

@@ -22,9 +22,9 @@ import (
 //
 // Two generations: commitGen moves on at every commit, settledGen only
 // at the commits that may change what the settled reads show — the
-// finished games and their matches, accounts, ratings, players' records,
-// puzzles — and not at a move in a game in progress, a message, a
-// session or the work of the background jobs (settles). A read says
+// finished games and their matches, accounts, ratings, players' records
+// — and not at a move in a game in progress, a message, a session, a
+// puzzle or the work of the background jobs (settles). A read says
 // which one it is remembered under: one that shows games in progress, or
 // when each player last played, is remembered under commitGen.
 //
@@ -155,7 +155,7 @@ var quietTables = map[string]bool{
 	"conditional_moves": true, "counters": true, "digests": true, "game_notes": true,
 	"last_played_days": true, "lesson_progress": true, "messages": true, "moves": true,
 	"notices": true, "notify_settings": true, "push_deliveries": true, "push_subscriptions": true,
-	"puzzle_attempts": true, "puzzle_ratings": true, "puzzle_scans": true, "rematch_offers": true,
+	"puzzle_attempts": true, "puzzle_ratings": true, "puzzle_scans": true, "puzzles": true, "rematch_offers": true,
 	"rematches": true, "reports": true, "sessions": true, "settings": true, "vacations": true,
 	"sqlite_sequence": true, "sqlite_stat1": true, "sqlite_stat4": true,
 	"_litestream_lock": true, "_litestream_seq": true,

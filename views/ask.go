@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/runes"
@@ -94,9 +95,11 @@ type Question struct {
 // askFold lowercases s, drops its accents and punctuation and collapses
 // its spaces: "¿Dónde están mis Coroneles?" → "donde estan mis coroneles".
 func askFold(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	if out, _, err := transform.String(t, s); err == nil {
-		s = out
+	if !isASCII(s) {
+		t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+		if out, _, err := transform.String(t, s); err == nil {
+			s = out
+		}
 	}
 	s = strings.ToLower(s)
 	s = strings.Map(func(r rune) rune {
@@ -109,6 +112,17 @@ func askFold(s string) string {
 		return r
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isASCII says whether s has no byte outside ASCII (nothing to take
+// accents from).
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // askLangs are the contexts whose words a question may use: the page's
@@ -141,6 +155,34 @@ func askPattern(phrasing string) *regexp.Regexp {
 	return regexp.MustCompile("^" + q + "$")
 }
 
+// askRule is one phrasing of a command, compiled.
+type askRule struct {
+	kind askKind
+	re   *regexp.Regexp
+}
+
+// askCompiled holds each language's askRules, compiled once: the
+// catalogues do not change while the server runs, and every move sent
+// from the move box is read as a possible question first.
+var askCompiled sync.Map // language → []askRule
+
+// askRules returns the phrasings of every command in the language of lc,
+// compiled, in askCommands' order.
+func askRules(lc context.Context) []askRule {
+	lang := Lang(lc)
+	if rs, ok := askCompiled.Load(lang); ok {
+		return rs.([]askRule)
+	}
+	var rs []askRule
+	for _, c := range askCommands {
+		for _, ph := range askPhrasings(T(lc, c.id)) {
+			rs = append(rs, askRule{kind: c.kind, re: askPattern(ph)})
+		}
+	}
+	askCompiled.Store(lang, rs)
+	return rs
+}
+
 // ParseQuestion reads text typed in the move box as one of the questions
 // (in the language of ctx or in English); ok is false when it is none, and
 // then the text is a move to play.
@@ -150,23 +192,21 @@ func ParseQuestion(ctx context.Context, text string) (q Question, ok bool) {
 		return Question{}, false
 	}
 	for _, lc := range askLangs(ctx) {
-		for _, c := range askCommands {
-			for _, ph := range askPhrasings(T(lc, c.id)) {
-				m := askPattern(ph).FindStringSubmatch(folded)
-				if m == nil {
+		for _, r := range askRules(lc) {
+			m := r.re.FindStringSubmatch(folded)
+			if m == nil {
+				continue
+			}
+			q := Question{kind: r.kind}
+			switch r.kind {
+			case askMine, askTheirs:
+				if q.piece = askPieceNamed(ctx, m[1]); q.piece == 0 {
 					continue
 				}
-				q := Question{kind: c.kind}
-				switch c.kind {
-				case askMine, askTheirs:
-					if q.piece = askPieceNamed(ctx, m[1]); q.piece == 0 {
-						continue
-					}
-				case askRank:
-					q.rank, _ = strconv.Atoi(m[1])
-				}
-				return q, true
+			case askRank:
+				q.rank, _ = strconv.Atoi(m[1])
 			}
+			return q, true
 		}
 	}
 	return Question{}, false
