@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -280,8 +281,18 @@ func (db *DB) readGameRatings(ctx context.Context, g Game) (storedRatings, error
 }
 
 // RatingChanges returns the rating changes of the given games by game id
-// and side; unrated (or unfinished) games are absent.
+// and side; unrated (or unfinished) games are absent. What it returns is
+// remembered until a commit changes what the settled reads show
+// (remember).
 func (db *DB) RatingChanges(ctx context.Context, gameIDs []int64) (map[int64][2]RatingChange, error) {
+	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("rating changes %v", gameIDs), maps.Clone,
+		func(ctx context.Context) (map[int64][2]RatingChange, error) {
+			return db.ratingChangesRead(ctx, gameIDs)
+		})
+}
+
+// ratingChangesRead reads what RatingChanges returns.
+func (db *DB) ratingChangesRead(ctx context.Context, gameIDs []int64) (map[int64][2]RatingChange, error) {
 	out := map[int64][2]RatingChange{}
 	if len(gameIDs) == 0 {
 		return out, nil

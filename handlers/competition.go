@@ -3,13 +3,16 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -231,9 +234,60 @@ func ratingCharts(ctx context.Context, store *db.DB, userID int64) ([]views.Rati
 				games = max(games, r.Games)
 			}
 		}
-		out = append(out, ratingChart(ctx, e, hist, games))
+		out = append(out, charts.draw(ctx, e, hist, games))
 	}
 	return out, nil
+}
+
+// chartMemo remembers the rating charts drawn, by language, game and
+// history: drawing one writes a date and a rating for each of its 200
+// points, and a profile draws up to three. A history is known by a
+// checksum of all its points, so a new rated game draws anew.
+type chartMemo struct {
+	mu sync.Mutex
+	m  map[chartKey]views.RatingChart
+}
+
+// chartKey is what a drawn chart depends on.
+type chartKey struct {
+	lang, game string
+	games, n   int
+	sum        uint64
+}
+
+// chartMemoSize bounds the charts remembered: past it, the memo starts
+// again empty.
+const chartMemoSize = 512
+
+// charts is the server's chartMemo.
+var charts chartMemo
+
+// draw returns ratingChart(ctx, e, hist, games), drawn once.
+func (c *chartMemo) draw(ctx context.Context, e rules.Engine, hist []db.RatingPoint, games int) views.RatingChart {
+	h := fnv.New64a()
+	var b [32]byte
+	for _, p := range hist {
+		binary.LittleEndian.PutUint64(b[0:], uint64(p.At.UnixNano()))
+		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(p.Before))
+		binary.LittleEndian.PutUint64(b[16:], math.Float64bits(p.Rating))
+		binary.LittleEndian.PutUint64(b[24:], math.Float64bits(p.RD))
+		h.Write(b[:])
+	}
+	k := chartKey{lang: views.Lang(ctx), game: e.Key(), games: games, n: len(hist), sum: h.Sum64()}
+	c.mu.Lock()
+	ch, ok := c.m[k]
+	c.mu.Unlock()
+	if !ok {
+		ch = ratingChart(ctx, e, hist, games)
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= chartMemoSize {
+			c.m = map[chartKey]views.RatingChart{}
+		}
+		c.m[k] = ch
+		c.mu.Unlock()
+	}
+	ch.Dots = slices.Clone(ch.Dots)
+	return ch
 }
 
 // ratingChart draws one game's history, the last of games rated games:
