@@ -311,7 +311,7 @@ type Figures struct {
 // is remembered until the next commit (remember); the calls within one
 // second of now share the first one's answer.
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
-	return remember(ctx, db, &db.log.commitGen, fmt.Sprintf("figures %d", now.Unix()), func(f Figures) Figures { return f },
+	return remember(ctx, db, &db.log.commitGen, fmt.Sprintf("figures %d", now.Unix()), same[Figures],
 		func(ctx context.Context) (Figures, error) { return db.figuresRead(ctx, now) })
 }
 

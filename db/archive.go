@@ -90,8 +90,8 @@ func parseArchiveKey(s string) (archiveKey, error) {
 // Errors: KindInvalid for a result filter that needs a player without one,
 // an unknown result filter, or a malformed cursor; KindNotFound for an
 // unknown player.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember).
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember).
 func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
 	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive %q %q %q %q %d %q %q", f.Game, f.Variant, f.Player, f.Result, f.Page, f.Before, f.After), cloneArchivePage, func(ctx context.Context) (ArchivePage, error) {
 		return db.archiveRead(ctx, f)
@@ -163,7 +163,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	// apart from the pages.
 	q := `SELECT COUNT(*) FROM (SELECT 1 FROM ` + from + ` WHERE ` + countCond + ` LIMIT ?)`
 	countArgs = append(countArgs, ArchiveCountCap+1)
-	total, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive count %s %v", q, countArgs), func(n int) int { return n },
+	total, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive count %s %v", q, countArgs), same[int],
 		func(ctx context.Context) (n int, err error) {
 			if err := db.read.QueryRowContext(ctx, q, countArgs...).Scan(&n); err != nil {
 				return 0, fmt.Errorf("db: archive count: %w", err)
@@ -337,8 +337,8 @@ type Record struct {
 // key), over finished games that were not aborted, sorted by game key:
 // the counts the transactions that finish games keep (player_records),
 // one row a game however many games the player has played.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember).
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember).
 func (db *DB) PlayerRecords(ctx context.Context, userID int64) ([]Record, error) {
 	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("records %d", userID), cloneSlice[Record], func(ctx context.Context) ([]Record, error) {
 		return db.playerRecordsRead(ctx, userID)

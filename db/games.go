@@ -240,8 +240,8 @@ func (db *DB) activeGamesRead(ctx context.Context, userID int64) ([]Game, error)
 
 // FinishedGames returns userID's finished games, the latest first (at most
 // limit).
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember).
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember).
 func (db *DB) FinishedGames(ctx context.Context, userID int64, limit int) ([]Game, error) {
 	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("finished %d %d", userID, limit), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
 		return db.finishedGamesRead(ctx, userID, limit)

@@ -189,22 +189,13 @@ func (db *DB) rankAbove(ctx context.Context, game string, rating float64, now ti
 // last LeaderboardDays days, best first. A page reads its own lines
 // along an index, whatever the number of players. Errors: the database
 // cannot be read.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember); the
-// calls within one second of now share the first one's answer.
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember); the calls within one second of now share the
+// first one's answer.
 func (db *DB) Leaderboard(ctx context.Context, game string, now time.Time, offset, limit int) ([]LeaderRow, LeaderCounts, error) {
-	type result struct {
-		a []LeaderRow
-		b LeaderCounts
-	}
-	r, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("leaderboard %q %d %d %d", game, now.Unix(), offset, limit), func(r result) result {
-		r.a = cloneSlice(r.a)
-		return r
-	}, func(ctx context.Context) (result, error) {
-		a, b, err := db.leaderboardRead(ctx, game, now, offset, limit)
-		return result{a, b}, err
+	return remember2(ctx, db, &db.log.settledGen, fmt.Sprintf("leaderboard %q %d %d %d", game, now.Unix(), offset, limit), cloneSlice[LeaderRow], func(ctx context.Context) ([]LeaderRow, LeaderCounts, error) {
+		return db.leaderboardRead(ctx, game, now, offset, limit)
 	})
-	return r.a, r.b, err
 }
 
 // leaderboardRead reads what Leaderboard returns.
@@ -246,21 +237,13 @@ func (db *DB) leaderboardRead(ctx context.Context, game string, now time.Time, o
 // whether they are listed at all (false: inactive or without a rated
 // game of it); a provisional rating's line is unranked, with Provisional
 // set. Errors: the database cannot be read.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember); the
-// calls within one second of now share the first one's answer.
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember); the calls within one second of now share the
+// first one's answer.
 func (db *DB) LeaderboardRank(ctx context.Context, game string, userID int64, now time.Time) (LeaderRow, bool, error) {
-	type result struct {
-		a LeaderRow
-		b bool
-	}
-	r, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("rank %q %d %d", game, userID, now.Unix()), func(r result) result {
-		return r
-	}, func(ctx context.Context) (result, error) {
-		a, b, err := db.leaderboardRankRead(ctx, game, userID, now)
-		return result{a, b}, err
+	return remember2(ctx, db, &db.log.settledGen, fmt.Sprintf("rank %q %d %d", game, userID, now.Unix()), same[LeaderRow], func(ctx context.Context) (LeaderRow, bool, error) {
+		return db.leaderboardRankRead(ctx, game, userID, now)
 	})
-	return r.a, r.b, err
 }
 
 // leaderboardRankRead reads what LeaderboardRank returns.
@@ -313,18 +296,9 @@ func likePrefix(s string) string {
 // What it returns is remembered until the next commit (remember); the
 // calls within one second of now share the first one's answer.
 func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
-	type result struct {
-		a []DirectoryRow
-		b int
-	}
-	r, err := remember(ctx, db, &db.log.commitGen, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), func(r result) result {
-		r.a = cloneSlice(r.a)
-		return r
-	}, func(ctx context.Context) (result, error) {
-		a, b, err := db.playersRead(ctx, prefix, now, offset, limit)
-		return result{a, b}, err
+	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), cloneSlice[DirectoryRow], func(ctx context.Context) ([]DirectoryRow, int, error) {
+		return db.playersRead(ctx, prefix, now, offset, limit)
 	})
-	return r.a, r.b, err
 }
 
 // playersRead reads what Players returns.
@@ -392,8 +366,8 @@ type RatingPoint struct {
 // limit rated games (every one for limit ≤ 0), oldest first, read from one
 // index however many games they have played. Errors: the database cannot
 // be read.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember).
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember).
 func (db *DB) RatingHistory(ctx context.Context, userID int64, game string, limit int) ([]RatingPoint, error) {
 	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("history %d %q %d", userID, game, limit), cloneSlice[RatingPoint], func(ctx context.Context) ([]RatingPoint, error) {
 		return db.ratingHistoryRead(ctx, userID, game, limit)

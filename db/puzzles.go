@@ -320,16 +320,8 @@ func (db *DB) PuzzleAttempted(ctx context.Context, userID, id int64) (FirstPuzzl
 // What it returns is remembered until the next commit (remember).
 func (db *DB) DailyPuzzle(ctx context.Context, now time.Time) (Puzzle, bool, error) {
 	day := now.UTC().Truncate(24 * time.Hour)
-	type result struct {
-		p  Puzzle
-		ok bool
-	}
-	r, err := remember(ctx, db, &db.log.commitGen, fmt.Sprintf("daily puzzle %d", day.Unix()), func(r result) result { return r },
-		func(ctx context.Context) (result, error) {
-			p, ok, err := db.dailyPuzzleRead(ctx, day)
-			return result{p, ok}, err
-		})
-	return r.p, r.ok, err
+	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("daily puzzle %d", day.Unix()), same[Puzzle],
+		func(ctx context.Context) (Puzzle, bool, error) { return db.dailyPuzzleRead(ctx, day) })
 }
 
 // dailyPuzzleRead reads what DailyPuzzle returns for the UTC day that

@@ -158,9 +158,9 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 // Ratings returns userID's ratings at now (RDs widened for the time since
 // each game's last rated game), one per game they have played rated games
 // of, sorted by game key.
-// What it returns is remembered until a commit changes what
-// the settled reads show (remember); the
-// calls within one second of now share the first one's answer.
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember); the calls within one second of now share the
+// first one's answer.
 func (db *DB) Ratings(ctx context.Context, userID int64, now time.Time) ([]PlayerRating, error) {
 	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("ratings %d %d", userID, now.Unix()), cloneSlice[PlayerRating], func(ctx context.Context) ([]PlayerRating, error) {
 		return db.ratingsRead(ctx, userID, now)

@@ -124,6 +124,26 @@ func remember[T any](ctx context.Context, db *DB, gen *atomic.Uint64, key string
 	return clone(v), nil
 }
 
+// remember2 is remember for a read that returns two values; cloneA
+// copies the first for each caller (the second is copied as it is).
+func remember2[A, B any](ctx context.Context, db *DB, gen *atomic.Uint64, key string, cloneA func(A) A,
+	read func(context.Context) (A, B, error)) (A, B, error) {
+	type pair struct {
+		a A
+		b B
+	}
+	p, err := remember(ctx, db, gen, key, func(p pair) pair { p.a = cloneA(p.a); return p },
+		func(ctx context.Context) (pair, error) {
+			a, b, err := read(ctx)
+			return pair{a, b}, err
+		})
+	return p.a, p.b, err
+}
+
+// same is remember's clone for a value with nothing a caller could change
+// in another's copy.
+func same[T any](v T) T { return v }
+
 // cloneSlice is remember's clone for a slice of values.
 func cloneSlice[E any](s []E) []E {
 	if s == nil {

@@ -261,18 +261,9 @@ const TournamentsPageSize = 50
 // and whether a later page has more.
 // What it returns is remembered until the next commit (remember).
 func (db *DB) Tournaments(ctx context.Context, page int) ([]Tournament, bool, error) {
-	type result struct {
-		a []Tournament
-		b bool
-	}
-	r, err := remember(ctx, db, &db.log.commitGen, fmt.Sprintf("tournaments %d", page), func(r result) result {
-		r.a = cloneSlice(r.a)
-		return r
-	}, func(ctx context.Context) (result, error) {
-		a, b, err := db.tournamentsRead(ctx, page)
-		return result{a, b}, err
+	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("tournaments %d", page), cloneSlice[Tournament], func(ctx context.Context) ([]Tournament, bool, error) {
+		return db.tournamentsRead(ctx, page)
 	})
-	return r.a, r.b, err
 }
 
 // tournamentsRead reads what Tournaments returns.
