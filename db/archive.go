@@ -265,11 +265,12 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	if len(page) == 0 {
 		return out, nil
 	}
-	ids := make([]string, len(page))
+	ids := make([]int64, len(page))
 	for i, k := range page {
-		ids[i] = strconv.FormatInt(k.id, 10)
+		ids[i] = k.id
 	}
-	games, err := db.games(ctx, `WHERE g.id IN (`+strings.Join(ids, ", ")+`) ORDER BY g.ended_at DESC, g.id DESC`)
+	in, args := idList(ids, ArchivePageSize)
+	games, err := db.games(ctx, `WHERE g.id IN (`+in+`) ORDER BY g.ended_at DESC, g.id DESC`, args...)
 	if err != nil {
 		return out, err
 	}
@@ -280,19 +281,16 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		totals        [2]int
 		players       [2]Player
 	}
-	matchIDs := make([]string, 0, len(games))
-	seen := map[int64]bool{}
-	for _, g := range games {
-		if !seen[g.MatchID] {
-			seen[g.MatchID] = true
-			matchIDs = append(matchIDs, strconv.FormatInt(g.MatchID, 10))
-		}
+	matchIDs := make([]int64, len(games))
+	for i, g := range games {
+		matchIDs[i] = g.MatchID
 	}
-	matches := make(map[int64]matchRow, len(matchIDs))
+	in, args = idList(matchIDs, ArchivePageSize)
+	matches := make(map[int64]matchRow, len(games))
 	mrows, err := db.read.QueryContext(ctx, `SELECT m.id, (SELECT COUNT(*) FROM games WHERE match_id = m.id), m.status, m.winner,
 		m.total0, m.total1, m.player0_id, u0.name, m.player1_id, u1.name
 		FROM matches m JOIN users u0 ON u0.id = m.player0_id JOIN users u1 ON u1.id = m.player1_id
-		WHERE m.id IN (`+strings.Join(matchIDs, ", ")+`)`)
+		WHERE m.id IN (`+in+`)`, args...)
 	if err != nil {
 		return out, fmt.Errorf("db: archive matches: %w", err)
 	}

@@ -50,3 +50,10 @@ func Remember(ctx context.Context, store *DB, key string, read func(context.Cont
 // QuietTables are the tables whose changes alone leave the settled reads
 // remembered.
 func QuietTables() map[string]bool { return quietTables }
+
+// PreparedReads is how many statements the read pool keeps prepared.
+func PreparedReads(store *DB) int {
+	store.read.cache.mu.Lock()
+	defer store.read.cache.mu.Unlock()
+	return len(store.read.cache.stmts)
+}

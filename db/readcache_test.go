@@ -253,3 +253,49 @@ func TestQuietTablesExist(t *testing.T) {
 		}
 	}
 }
+
+// TestArchivePagesShareTheirStatements: reading page after page of the
+// archive prepares no new statement after the first page (the ids of a
+// page's games are parameters, not text), so that a server whose visitors
+// page through years of games keeps its statements prepared.
+func TestArchivePagesShareTheirStatements(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	u := users(t, store, "ann", "bob")
+	for i := range 4*db.ArchivePageSize - 7 {
+		c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: u[0].ID, Game: "trench", Variant: "single", Color: "0", DaysPerMove: 2}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := store.AcceptChallenge(ctx, c.ID, u[1].ID, int64(i), t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Resign(ctx, id, u[i%2].ID, 0, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := store.Archive(ctx, db.ArchiveFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after1 := db.PreparedReads(store)
+	pages := 1
+	for p.Older != "" {
+		if p, err = store.Archive(ctx, db.ArchiveFilter{Before: p.Older}); err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if len(p.Rows) == 0 {
+			t.Fatal("an empty page before the end")
+		}
+	}
+	if pages != 4 {
+		t.Fatalf("%d pages of %d games, want 4", pages, 4*db.ArchivePageSize-7)
+	}
+	// The pages after the first read older games along their cursor: one
+	// statement more for that, then none.
+	if grew := db.PreparedReads(store) - after1; grew > 1 {
+		t.Errorf("three more pages prepared %d new statements, want at most 1", grew)
+	}
+}

@@ -188,7 +188,7 @@ func (db *DB) UnreadMessages(ctx context.Context, userID int64) ([]UnreadThread,
 		return nil, fmt.Errorf("db: unread messages: %w", err)
 	}
 	var out []UnreadThread
-	var ids []string
+	var ids []int64
 	for rows.Next() {
 		var t UnreadThread
 		var last int64
@@ -198,13 +198,14 @@ func (db *DB) UnreadMessages(ctx context.Context, userID int64) ([]UnreadThread,
 		}
 		t.LastAt = fromUnix(last)
 		out = append(out, t)
-		ids = append(ids, strconv.FormatInt(t.Game.ID, 10))
+		ids = append(ids, t.Game.ID)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(out) == 0 {
 		return nil, err
 	}
-	games, err := db.games(ctx, `WHERE g.id IN (`+strings.Join(ids, ", ")+`)`)
+	in, args := idList(ids, 50)
+	games, err := db.games(ctx, `WHERE g.id IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -309,4 +310,21 @@ func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 		return tx.Tx.ExecContext(ctx, query, args...)
 	}
 	return st.ExecContext(ctx, args...)
+}
+
+// idList returns the parameters of an IN list of ids ("?, ?, …") and
+// their values, padded with 0 (no row's id) to a multiple of n, so that a
+// query reading a page of rows by id has one text, prepared once, however
+// many rows the page has and whichever they are: ids written into the
+// text would make each page a statement of its own, and fill the cache.
+func idList(ids []int64, n int) (string, []any) {
+	size := max(n, (len(ids)+n-1)/n*n)
+	args := make([]any, size)
+	for i := range args {
+		args[i] = int64(0)
+		if i < len(ids) {
+			args[i] = ids[i]
+		}
+	}
+	return "?" + strings.Repeat(", ?", size-1), args
 }
