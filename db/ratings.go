@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/trench-games/trench/rules"
@@ -297,12 +296,9 @@ func (db *DB) ratingChangesRead(ctx context.Context, gameIDs []int64) (map[int64
 	if len(gameIDs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(gameIDs))
-	for i, id := range gameIDs {
-		args[i] = id
-	}
+	in, args := idList(gameIDs, 50)
 	rows, err := db.read.QueryContext(ctx, `SELECT game_id, side, user_id, rating_before, rd_before, rating_after, rd_after
-		FROM rating_changes WHERE game_id IN (?`+strings.Repeat(", ?", len(gameIDs)-1)+`)`, args...)
+		FROM rating_changes WHERE game_id IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("db: rating changes: %w", err)
 	}

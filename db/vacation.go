@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -370,9 +369,16 @@ func (db *DB) vacationsSince(ctx context.Context, ids []any, since time.Time) (m
 	if kept, ok := db.vacations.get(key, gen); ok && !since.Before(kept.since) {
 		return kept.by, nil
 	}
+	users := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if v, ok := id.(int64); ok {
+			users = append(users, v)
+		}
+	}
+	in, args := idList(users, 50)
 	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
-		append(ids, unix(since))...)
+		FROM vacations WHERE user_id IN (`+in+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		append(args, unix(since))...)
 	if err != nil {
 		return nil, fmt.Errorf("db: vacations: %w", err)
 	}
