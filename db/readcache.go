@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -110,19 +111,37 @@ func remember[T any](ctx context.Context, db *DB, gen *atomic.Uint64, key string
 	c.misses++
 	entries := c.entries
 	c.mu.Unlock()
-	v, err := read(ctx)
-	e.val, e.err = v, err
-	close(e.done)
-	if err != nil {
+	forget := func() {
 		c.mu.Lock()
 		if entries[key] == e {
 			delete(entries, key)
 		}
 		c.mu.Unlock()
+	}
+	ended := false
+	defer func() {
+		if !ended {
+			// The read panicked: those waiting read for themselves,
+			// and the panic goes on up.
+			e.err = errReadStopped
+			close(e.done)
+			forget()
+		}
+	}()
+	v, err := read(ctx)
+	ended = true
+	e.val, e.err = v, err
+	close(e.done)
+	if err != nil {
+		forget()
 		return v, err
 	}
 	return clone(v), nil
 }
+
+// errReadStopped is what a read that panicked leaves to those waiting on
+// it (they read for themselves).
+var errReadStopped = errors.New("db: a remembered read stopped")
 
 // remember2 is remember for a read that returns two values; cloneA
 // copies the first for each caller (the second is copied as it is).

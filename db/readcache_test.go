@@ -299,3 +299,43 @@ func TestArchivePagesShareTheirStatements(t *testing.T) {
 		t.Errorf("three more pages prepared %d new statements, want at most 1", grew)
 	}
 }
+
+// TestRememberedReadThatPanicsLeavesNoOneWaiting: a read that panics
+// passes its panic on, and the readers that waited on it, and those that
+// come after, read for themselves instead of waiting for ever.
+func TestRememberedReadThatPanicsLeavesNoOneWaiting(t *testing.T) {
+	store, _ := open(t)
+	started, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer func() { _ = recover() }()
+		_, _ = db.Remember(context.Background(), store, "p", func(context.Context) ([]int, error) {
+			close(started)
+			<-release
+			panic("a read that fails badly")
+		})
+	}()
+	<-started
+	waited := make(chan []int, 1)
+	go func() {
+		v, err := db.Remember(context.Background(), store, "p", func(context.Context) ([]int, error) { return []int{5}, nil })
+		if err != nil {
+			t.Error(err)
+		}
+		waited <- v
+	}()
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	select {
+	case v := <-waited:
+		if len(v) != 1 || v[0] != 5 {
+			t.Errorf("the reader that waited got %v, want its own read [5]", v)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reader that waited on a read that panicked is still waiting")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if v, err := db.Remember(ctx, store, "p", func(context.Context) ([]int, error) { return []int{6}, nil }); err != nil || len(v) != 1 || v[0] != 6 {
+		t.Errorf("a later reader: %v %v, want [6]", v, err)
+	}
+}
