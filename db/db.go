@@ -46,7 +46,7 @@ type DB struct {
 	queue        writeQueue                      // the changes of games waiting for the write connection (groupWrite)
 	plans        genCache[[2]int64, planned]     // PlanOf by game and user, under writeLog.planGen
 	socials      genCache[[2]int64, string]      // SocialVersion by game and match, under writeLog.socialGen
-	reads        readCache                       // the pages' heavier reads, under writeLog.commitGen
+	reads        readCache                       // the pages' heavier reads, under writeLog.commitGen or settledGen
 	activeRated  activeRatedCache                // leaderCounts' active players by game, under writeLog.ratingGen
 	outsideMu    sync.Mutex
 	outsideObs   []func()

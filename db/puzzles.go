@@ -320,7 +320,7 @@ func (db *DB) PuzzleAttempted(ctx context.Context, userID, id int64) (FirstPuzzl
 // What it returns is remembered until the next commit (remember).
 func (db *DB) DailyPuzzle(ctx context.Context, now time.Time) (Puzzle, bool, error) {
 	day := now.UTC().Truncate(24 * time.Hour)
-	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("daily puzzle %d", day.Unix()), same[Puzzle],
+	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("daily puzzle %d", day.Unix()), clonePuzzle,
 		func(ctx context.Context) (Puzzle, bool, error) { return db.dailyPuzzleRead(ctx, day) })
 }
 

@@ -171,6 +171,13 @@ func cloneSlice[E any](s []E) []E {
 	return append(make([]E, 0, len(s)), s...)
 }
 
+// clonePuzzle is remember's clone for a puzzle: its line and themes.
+func clonePuzzle(p Puzzle) Puzzle {
+	p.Solution = cloneSlice(p.Solution)
+	p.Themes = cloneSlice(p.Themes)
+	return p
+}
+
 // cloneArchivePage is remember's clone for an archive page.
 func cloneArchivePage(p ArchivePage) ArchivePage {
 	p.Rows = cloneSlice(p.Rows)
