@@ -179,7 +179,9 @@ func askRules(lc context.Context) []askRule {
 			rs = append(rs, askRule{kind: c.kind, re: askPattern(ph)})
 		}
 	}
-	askCompiled.Store(lang, rs)
+	if IsLanguage(lang) { // kept for the languages served alone
+		askCompiled.Store(lang, rs)
+	}
 	return rs
 }
 
