@@ -223,8 +223,7 @@ func TestRememberedReadRunsOnceForReadersAtOnce(t *testing.T) {
 // remembered is a table of the schema (a misspelt one would be a table
 // whose changes move them on, which is safe but slow).
 func TestQuietTablesExist(t *testing.T) {
-	store, path := open(t)
-	_ = store
+	_, path := open(t)
 	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)

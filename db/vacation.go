@@ -314,7 +314,7 @@ func (db *DB) Clock(ctx context.Context, g Game, now time.Time) (ClockState, err
 func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockState, error) {
 	out := make([]ClockState, len(games))
 	since := now
-	var ids []any
+	var ids []int64
 	seen := map[int64]bool{}
 	for _, g := range games {
 		if g.Finished() {
@@ -357,25 +357,19 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 	return out, nil
 }
 
-// vacationsSince returns the vacations of users ids (int64s) that end
+// vacationsSince returns the vacations of users ids that end
 // after since, in order, by user, and maybe some that ended before it:
 // what is read is kept, by users, until the vacations change
 // (writeLog.vacationGen), and answers a later since too (the next turn's
 // start); the callers count only what overlaps their span. The slices are
 // shared: the caller must not change them.
-func (db *DB) vacationsSince(ctx context.Context, ids []any, since time.Time) (map[int64][]Vacation, error) {
-	key := fmt.Sprint(ids...)
+func (db *DB) vacationsSince(ctx context.Context, ids []int64, since time.Time) (map[int64][]Vacation, error) {
+	key := fmt.Sprint(ids)
 	gen := db.log.vacationGen.Load()
 	if kept, ok := db.vacations.get(key, gen); ok && !since.Before(kept.since) {
 		return kept.by, nil
 	}
-	users := make([]int64, 0, len(ids))
-	for _, id := range ids {
-		if v, ok := id.(int64); ok {
-			users = append(users, v)
-		}
-	}
-	in, args := idList(users, 50)
+	in, args := idList(ids, 50)
 	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
 		FROM vacations WHERE user_id IN (`+in+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
 		append(args, unix(since))...)
