@@ -1,0 +1,168 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The plan of a statement does not change with the values bound to it,
+// though SQLite's statistics would choose differently for them: so a
+// prepared statement is not planned again for each new value.
+func TestPlansDoNotFollowBoundValues(t *testing.T) {
+	ctx := context.Background()
+	store, err := Open(ctx, filepath.Join(t.TempDir(), "trench.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	// a is 0 in 9,000 rows and distinct in the other 1,000; b takes 100
+	// values evenly. On average a picks fewer rows than b, but a = 0 many
+	// more.
+	setup := []string{
+		`CREATE TABLE skew (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER)`,
+		`CREATE INDEX skew_a ON skew (a)`,
+		`CREATE INDEX skew_b ON skew (b)`,
+		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+		 INSERT INTO skew (a, b) SELECT CASE WHEN i <= 9000 THEN 0 ELSE i END, i % 100 FROM n`,
+		`ANALYZE skew`,
+	}
+	for _, q := range setup {
+		if _, err := store.write.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := func(q string, args ...any) string {
+		t.Helper()
+		rows, err := store.read.DB.QueryContext(ctx, `EXPLAIN QUERY PLAN `+q, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var detail []string
+		for rows.Next() {
+			var id, parent, unused int
+			var d string
+			if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
+				t.Fatal(err)
+			}
+			detail = append(detail, d)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(detail, "; ")
+	}
+	// The statistics do tell the two apart: written into the text, the
+	// common value and the rare one get different plans.
+	common, rare := plan(`SELECT id FROM skew WHERE a = 0 AND b = 5`), plan(`SELECT id FROM skew WHERE a = 9500 AND b = 5`)
+	if common == rare {
+		t.Fatalf("the statistics chose the same plan for a common and a rare value (%s): the test shows nothing", common)
+	}
+	// Bound, both get the one plan.
+	const q = `SELECT id FROM skew WHERE a = ? AND b = ?`
+	if p0, p1 := plan(q, 0, 5), plan(q, 9500, 5); p0 != p1 {
+		t.Errorf("a statement is planned by the values bound to it:\n a = 0: %s\n a = 9500: %s", p0, p1)
+	}
+	// And on the write connection too.
+	var p [2]string
+	for i, a := range []int{0, 9500} {
+		rows, err := store.write.DB.QueryContext(ctx, `EXPLAIN QUERY PLAN `+q, a, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id, parent, unused int
+			var d string
+			if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
+				t.Fatal(err)
+			}
+			p[i] += d + "; "
+		}
+		rows.Close()
+	}
+	if p[0] != p[1] {
+		t.Errorf("the write connection plans a statement by the values bound to it:\n a = 0: %s\n a = 9500: %s", p[0], p[1])
+	}
+}
+
+func TestStablePlansRefusesAnUnknownConnection(t *testing.T) {
+	type other struct {
+		db  uintptr
+		tls int
+	}
+	for _, c := range []any{other{}, &other{}, new(int)} {
+		if err := stablePlans(c, true); err == nil {
+			t.Errorf("stablePlans(%T) = nil, want an error", c)
+		}
+	}
+}
+
+// BenchmarkBoundValuesPlanning runs two statements of the pages, each
+// prepared once, on a database of 20,000 filled games, analysed: a game
+// read by id and a player's last finished games, asked for the same game or
+// player each time or a new one each time. "by-value" turns the planner's
+// stability guarantee off, as SQLite has it by default: each new value then
+// plans the statement again.
+func BenchmarkBoundValuesPlanning(b *testing.B) {
+	ctx := context.Background()
+	path := filepath.Join(b.TempDir(), "trench.db")
+	if _, err := Fill(ctx, path, FillOptions{Games: 20000, PasswordHash: "hash", Now: time.Now(), Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	d, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	queries := []struct{ name, table, q string }{
+		{"game", "games", gameSelect + `WHERE g.id = ?`},
+		{"player-games", "users", `SELECT id, ended_at FROM games WHERE side0_id = ? AND status = 'finished' ORDER BY ended_at DESC LIMIT 20`},
+	}
+	for _, q := range queries {
+		var last int64
+		if err := d.QueryRowContext(ctx, `SELECT max(id) FROM `+q.table).Scan(&last); err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []string{"stable", "by-value"} {
+			for _, value := range []string{"same", "new"} {
+				b.Run(q.name+"/"+mode+"/"+value, func(b *testing.B) {
+					conn, err := d.Conn(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer conn.Close()
+					if err := conn.Raw(func(c any) error { return stablePlans(c, mode == "stable") }); err != nil {
+						b.Fatal(err)
+					}
+					defer conn.Raw(func(c any) error { return stablePlans(c, true) })
+					stmt, err := conn.PrepareContext(ctx, q.q)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer stmt.Close()
+					rng := rand.New(rand.NewPCG(1, 1))
+					for b.Loop() {
+						id := last / 2
+						if value == "new" {
+							id = rng.Int64N(last) + 1
+						}
+						rows, err := stmt.QueryContext(ctx, id)
+						if err != nil {
+							b.Fatal(err)
+						}
+						for rows.Next() {
+						}
+						if err := rows.Close(); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
