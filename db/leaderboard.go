@@ -122,9 +122,10 @@ func (db *DB) leaderCounts(ctx context.Context, game string, now time.Time) (Lea
 }
 
 // leaderRows reads limit lines of game's leaderboard at now from offset
-// within its part (established or provisional), in rating order along
-// ratings_rank.
-func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provisional bool, offset, limit int) ([]LeaderRow, error) {
+// within its part (established or provisional, of total lines), in rating
+// order along ratings_rank: from the part's lowest rating up when that end
+// is nearer (fromEnd).
+func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provisional bool, offset, limit, total int) ([]LeaderRow, error) {
 	// The unary + keeps SQLite on ratings_rank, in rating order: the
 	// filters are read from its entries as it goes.
 	where := `r.game = ?1 AND +r.listed_until >= ?2`
@@ -134,9 +135,14 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 	// The lines before the page are skipped inside ratings_rank alone
 	// (the inner query reads only its columns); the rows and the names
 	// are read for the page's own lines.
+	order := `r.rating DESC, r.user_id`
+	back, offset, limit := fromEnd(offset, limit, total)
+	if back {
+		order = `r.rating, r.user_id DESC`
+	}
 	rows, err := db.read.QueryContext(ctx, `SELECT r.user_id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
 		FROM (SELECT r.user_id FROM ratings r WHERE `+where+`
-			ORDER BY r.rating DESC, r.user_id LIMIT ?4 OFFSET ?5) k
+			ORDER BY `+order+` LIMIT ?4 OFFSET ?5) k
 		JOIN ratings r ON r.user_id = k.user_id AND r.game = ?1
 		JOIN users u ON u.id = r.user_id`, game, unix(now), leaderSince(now), limit, offset)
 	if err != nil {
@@ -207,7 +213,7 @@ func (db *DB) leaderboardRead(ctx context.Context, game string, now time.Time, o
 	offset = max(0, offset)
 	var out []LeaderRow
 	if offset < counts.Established {
-		if out, err = db.leaderRows(ctx, game, now, false, offset, limit); err != nil {
+		if out, err = db.leaderRows(ctx, game, now, false, offset, limit, counts.Established); err != nil {
 			return nil, counts, err
 		}
 		for i := range out {
@@ -224,7 +230,7 @@ func (db *DB) leaderboardRead(ctx context.Context, game string, now time.Time, o
 		}
 	}
 	if rest := limit - len(out); rest > 0 && counts.Provisional > 0 {
-		prov, err := db.leaderRows(ctx, game, now, true, max(0, offset-counts.Established), rest)
+		prov, err := db.leaderRows(ctx, game, now, true, max(0, offset-counts.Established), rest, counts.Provisional)
 		if err != nil {
 			return nil, counts, err
 		}
@@ -283,6 +289,20 @@ type DirectoryRow struct {
 	LastActive time.Time
 }
 
+// fromEnd places a page of a list of total rows, the rows from offset
+// (at least 0) to offset+limit, for a read that skips the rows before it
+// in an index: when fewer rows follow the page than precede it, the read
+// goes from the list's end (back), limit rows after skipping offset from
+// there. The rows come back in the opposite order then. An offset past
+// the end reads forwards, and finds no row.
+func fromEnd(offset, limit, total int) (back bool, off, lim int) {
+	end := min(offset+limit, total)
+	if offset >= total || total-end >= offset {
+		return false, offset, limit
+	}
+	return true, total - end, end - offset
+}
+
 // likePrefix escapes s for a LIKE pattern matching names starting with it.
 func likePrefix(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -319,12 +339,23 @@ func (db *DB) playersRead(ctx context.Context, prefix string, now time.Time, off
 	if err := count.Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
-	// The names before the page are skipped in the names' index alone;
-	// the rows are read for the page's own players.
+	// The names before the page are skipped in the names' index alone,
+	// from the nearer end (fromEnd); the rows are read for the page's own
+	// players. Every player: the whole index, with no condition to test
+	// on each name skipped.
+	back, off, lim := fromEnd(max(0, offset), limit, total)
+	order := "name COLLATE NOCASE"
+	if back {
+		order += " DESC"
+	}
+	inner, args := `SELECT id FROM users ORDER BY `+order+` LIMIT ? OFFSET ?`, []any{lim, off}
+	if prefix != "" {
+		inner = `SELECT id FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'
+			ORDER BY ` + order + ` LIMIT ? OFFSET ?`
+		args = []any{prefix, upper, pattern, lim, off}
+	}
 	rows, err := db.read.QueryContext(ctx, `SELECT u.id, u.name, MAX(u.created_at, u.last_played)
-		FROM (SELECT id FROM users WHERE name >= ? AND name < ? AND name LIKE ? ESCAPE '\'
-			ORDER BY name COLLATE NOCASE LIMIT ? OFFSET ?) k
-		JOIN users u ON u.id = k.id`, prefix, upper, pattern, limit, offset)
+		FROM (`+inner+`) k JOIN users u ON u.id = k.id`, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("db: players: %w", err)
 	}
@@ -345,10 +376,16 @@ func (db *DB) playersRead(ctx context.Context, prefix string, now time.Time, off
 	}
 	// In the order the inner query chose them: by name, ignoring case.
 	slices.SortStableFunc(out, func(a, b DirectoryRow) int { return compareNoCase(a.Name, b.Name) })
+	ids := make([]int64, len(out))
+	for i, r := range out {
+		ids[i] = r.ID
+	}
+	ratings, err := db.ratingsOfPlayers(ctx, ids, now)
+	if err != nil {
+		return nil, 0, err
+	}
 	for i := range out {
-		if out[i].Ratings, err = db.Ratings(ctx, out[i].ID, now); err != nil {
-			return nil, 0, err
-		}
+		out[i].Ratings = ratings[out[i].ID]
 	}
 	return out, total, nil
 }

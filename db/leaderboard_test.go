@@ -207,3 +207,74 @@ func TestDirectoryOfEveryoneKeepsNoConnection(t *testing.T) {
 		}
 	}
 }
+
+// A page far down the directory or a leaderboard is read from the list's
+// nearer end: every page, wherever it starts, shows the very lines the
+// whole list shows there, in the same order.
+func TestPagesFromEitherEndAgree(t *testing.T) {
+	ctx := context.Background()
+	path, _ := fill(t, 3000)
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	const size = 3 // pages starting at every line
+	for _, prefix := range []string{"", "b"} {
+		all, total, err := store.Players(ctx, prefix, t0, 0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != total || total < 3*size {
+			t.Fatalf("directory %q: %d rows of %d; want all of them, and more than a few pages", prefix, len(all), total)
+		}
+		for off := 0; off < total+size; off += size - 2 {
+			page, _, err := store.Players(ctx, prefix, t0, off, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all[min(off, total):min(off+size, total)]
+			if len(page) != len(want) {
+				t.Fatalf("directory %q from %d: %d rows, want %d", prefix, off, len(page), len(want))
+			}
+			for i := range page {
+				if page[i].ID != want[i].ID || len(page[i].Ratings) != len(want[i].Ratings) {
+					t.Fatalf("directory %q from %d, row %d: %s with %d ratings, want %s with %d", prefix, off, i,
+						page[i].Name, len(page[i].Ratings), want[i].Name, len(want[i].Ratings))
+				}
+			}
+		}
+	}
+	for _, game := range []string{"trench", "cards"} {
+		_, counts, err := store.Leaderboard(ctx, game, t0, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := counts.Lines()
+		if counts.Established < 3*size || counts.Provisional < 3*size {
+			t.Fatalf("%s leaderboard: %+v; want a few pages of each part", game, counts)
+		}
+		all, _, err := store.Leaderboard(ctx, game, t0, 0, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != lines {
+			t.Fatalf("%s leaderboard: %d lines, want %d", game, len(all), lines)
+		}
+		for off := 0; off < lines+size; off += size - 2 {
+			page, _, err := store.Leaderboard(ctx, game, t0, off, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all[min(off, lines):min(off+size, lines)]
+			if len(page) != len(want) {
+				t.Fatalf("%s leaderboard from %d: %d lines, want %d", game, off, len(page), len(want))
+			}
+			for i := range page {
+				if page[i] != want[i] {
+					t.Fatalf("%s leaderboard from %d, line %d: %+v, want %+v", game, off, i, page[i], want[i])
+				}
+			}
+		}
+	}
+}

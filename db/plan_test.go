@@ -130,6 +130,10 @@ func TestEveryPageQueryUsesAnIndex(t *testing.T) {
 			if _, _, err := store.Leaderboard(ctx, g, t0, c.Established+50, 50); err != nil {
 				return err
 			}
+			// The last page, read from the end.
+			if _, _, err := store.Leaderboard(ctx, g, t0, max(0, c.Lines()-30), 50); err != nil {
+				return err
+			}
 			for _, u := range []db.User{heavy, ordinary} {
 				if _, _, err := store.LeaderboardRank(ctx, g, u.ID, t0); err != nil {
 					return err
@@ -140,7 +144,12 @@ func TestEveryPageQueryUsesAnIndex(t *testing.T) {
 	})
 	run("directory", func() error {
 		for _, q := range []string{"", "ad", "zoe1"} {
-			if _, _, err := store.Players(ctx, q, t0, 0, 50); err != nil {
+			_, total, err := store.Players(ctx, q, t0, 0, 50)
+			if err != nil {
+				return err
+			}
+			// A page near the end, read from it.
+			if _, _, err := store.Players(ctx, q, t0, max(0, total-60), 50); err != nil {
 				return err
 			}
 		}

@@ -186,6 +186,35 @@ func (db *DB) ratingsRead(ctx context.Context, userID int64, now time.Time) ([]P
 	return out, rows.Err()
 }
 
+// ratingsOfPlayers reads the ratings of the players ids at now, as
+// Ratings gives each, in one read: by player id, each player's by game.
+func (db *DB) ratingsOfPlayers(ctx context.Context, ids []int64, now time.Time) (map[int64][]PlayerRating, error) {
+	out := make(map[int64][]PlayerRating, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in, args := idList(ids, 50)
+	rows, err := db.read.QueryContext(ctx, `SELECT user_id, game, rating, rd, volatility, games, updated_at
+		FROM ratings WHERE user_id IN (`+in+`) ORDER BY user_id, game`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("db: ratings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r PlayerRating
+		var last int64
+		if err := rows.Scan(&r.UserID, &r.Game, &r.Rating, &r.RD, &r.Volatility, &r.Games, &last); err != nil {
+			return nil, fmt.Errorf("db: ratings: %w", err)
+		}
+		r.LastGame = fromUnix(last)
+		out[r.UserID] = append(out[r.UserID], r.at(now))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("db: ratings: %w", err)
+	}
+	return out, nil
+}
+
 // Rating returns userID's rating in game (engine key) at now, its RD
 // widened for the time since their last rated game of it; a new player's
 // (1500, RD 350, 0 games) when they have played no rated game of it.
