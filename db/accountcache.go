@@ -121,6 +121,7 @@ func (db *DB) watchOutside(stop <-chan struct{}, done chan<- struct{}, last int6
 			db.log.planGen.Add(1)
 			db.log.socialGen.Add(1)
 			db.log.commitGen.Add(1)
+			db.log.playGen.Add(1)
 			db.log.settledGen.Add(1)
 			db.outsideMu.Lock()
 			obs := db.outsideObs

@@ -308,10 +308,11 @@ type Figures struct {
 // the games and moves from the counters the database keeps, the active
 // players from the players of each day (last_played_days) and those of
 // the first day one by one, the others through indexes. What it returns
-// is remembered until the next commit (remember); the calls within one
-// second of now share the first one's answer.
+// is remembered until the next commit but the background work's
+// (remember, playGen); the calls within one second of now share the
+// first one's answer.
 func (db *DB) Figures(ctx context.Context, now time.Time) (Figures, error) {
-	return remember(ctx, db, &db.log.commitGen, fmt.Sprintf("figures %d", now.Unix()), same[Figures],
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("figures %d", now.Unix()), same[Figures],
 		func(ctx context.Context) (Figures, error) { return db.figuresRead(ctx, now) })
 }
 

@@ -113,6 +113,12 @@ type writeLog struct {
 	// and every change of those tables is a settled one).
 	settled                bool
 	gameStatus, lastPlayed int
+	// played says the transaction wrote a row outside the background
+	// searches' own (background), sawBackground that it wrote one of
+	// theirs: a transaction that wrote theirs alone leaves playGen where
+	// it is. One the hook saw nothing of (WITHOUT ROWID tables alone, say)
+	// moves it.
+	played, sawBackground bool
 
 	// accountGen and gameGen count the committed transactions that made
 	// a wide change of their kind (and the commits of other processes):
@@ -131,6 +137,11 @@ type writeLog struct {
 	// under one of them (readCache).
 	commitGen  atomic.Uint64
 	settledGen atomic.Uint64
+	// playGen counts the committed transactions but those that wrote
+	// only the background searches' rows (the puzzles found in finished
+	// games, the analyses asked for, the planner's statistics: background),
+	// and the commits of other processes.
+	playGen atomic.Uint64
 	// gamesChanged keeps the game cache right, called after each commit
 	// that changed games or matches, before the observers: the matches
 	// and their games are forgotten, the games ids forgotten or replaced
@@ -155,11 +166,24 @@ func newWriteLog(logger *slog.Logger) *writeLog {
 // record is the pre-update hook: it notes the game or tournament a row
 // change belongs to.
 func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
-	if d.DatabaseName == "main" && l.settles(&d) {
-		l.mu.Lock()
-		l.settled = true
-		l.mu.Unlock()
+	if d.DatabaseName != "main" {
+		return
 	}
+	if background(&d) {
+		// The background searches' own rows: nothing a page under
+		// playGen or a wide change reads.
+		l.mu.Lock()
+		l.sawBackground = true
+		l.mu.Unlock()
+		return
+	}
+	settles := l.settles(&d)
+	l.mu.Lock()
+	l.played = true
+	if settles {
+		l.settled = true
+	}
+	l.mu.Unlock()
 	if w := wideTables[d.TableName]; w != 0 && d.DatabaseName == "main" {
 		l.mu.Lock()
 		l.wide |= w
@@ -308,6 +332,7 @@ func (l *writeLog) mark(w uint8) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.wide |= w
+	l.played = true
 	if w&^changedPlans != 0 {
 		l.settled = true
 	}
@@ -325,6 +350,7 @@ func (l *writeLog) reset() {
 	clear(l.ratingPlayers)
 	l.wide = 0
 	l.settled = false
+	l.played, l.sawBackground = false, false
 }
 
 // changes is what a transaction changed: the ids of the games,
@@ -336,6 +362,7 @@ type changes struct {
 	ratingMatches, ratingPlayers []int64            // see writeLog
 	wide                         uint8
 	settled                      bool // see writeLog
+	backgroundOnly               bool // only the background searches' rows (see writeLog.played)
 }
 
 // take returns what was collected so far, and forgets it.
@@ -343,13 +370,15 @@ func (l *writeLog) take() changes {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide,
-		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers), settled: l.settled}
+		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers), settled: l.settled,
+		backgroundOnly: l.sawBackground && !l.played}
 	if len(l.players) > 0 {
 		ch.players = maps.Clone(l.players)
 		clear(l.players)
 	}
 	l.wide = 0
 	l.settled = false
+	l.played, l.sawBackground = false, false
 	return ch
 }
 
@@ -370,6 +399,9 @@ func sortedKeys(m map[int64]struct{}) []int64 {
 func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64) {
 	games, tournaments, wide := ch.games, ch.tournaments, ch.wide
 	l.commitGen.Add(1)
+	if !ch.backgroundOnly {
+		l.playGen.Add(1)
+	}
 	if ch.settled {
 		l.settledGen.Add(1)
 	}

@@ -51,6 +51,9 @@ func Remember(ctx context.Context, store *DB, key string, read func(context.Cont
 // remembered.
 func QuietTables() map[string]bool { return quietTables }
 
+// BackgroundTables are the tables only the background work writes.
+func BackgroundTables() map[string]bool { return backgroundTables }
+
 // PreparedReads is how many statements the read pool keeps prepared.
 func PreparedReads(store *DB) int {
 	store.read.cache.mu.Lock()

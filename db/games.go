@@ -225,9 +225,9 @@ func (db *DB) games(ctx context.Context, where string, args ...any) ([]Game, err
 
 // ActiveGames returns userID's games in progress: the ones where it is
 // their turn first, then by deadline.
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until the next commit but the background work's (remember, playGen).
 func (db *DB) ActiveGames(ctx context.Context, userID int64) ([]Game, error) {
-	return remember(ctx, db, &db.log.commitGen, fmt.Sprintf("active %d", userID), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("active %d", userID), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
 		return db.activeGamesRead(ctx, userID)
 	})
 }

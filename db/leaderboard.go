@@ -313,10 +313,10 @@ func likePrefix(s string) string {
 // case; every player for "", the computer players included), by name, limit rows from offset, and how
 // many match in all, with their ratings at now. Errors: the database
 // cannot be read.
-// What it returns is remembered until the next commit (remember); the
+// What it returns is remembered until the next commit but the background work's (remember, playGen); the
 // calls within one second of now share the first one's answer.
 func (db *DB) Players(ctx context.Context, prefix string, now time.Time, offset, limit int) ([]DirectoryRow, int, error) {
-	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), cloneSlice[DirectoryRow], func(ctx context.Context) ([]DirectoryRow, int, error) {
+	return remember2(ctx, db, &db.log.playGen, fmt.Sprintf("players %q %d %d %d", prefix, now.Unix(), offset, limit), cloneSlice[DirectoryRow], func(ctx context.Context) ([]DirectoryRow, int, error) {
 		return db.playersRead(ctx, prefix, now, offset, limit)
 	})
 }

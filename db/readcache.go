@@ -21,13 +21,15 @@ import (
 // has committed since is answered from memory, and one asked while the
 // same read is under way waits for it instead of running it again.
 //
-// Two generations: commitGen moves on at every commit, settledGen only
-// at the commits that may change what the settled reads show — the
-// finished games and their matches, accounts, ratings, players' records
-// — and not at a move in a game in progress, a message, a session, a
-// puzzle or the work of the background jobs (settles). A read says
-// which one it is remembered under: one that shows games in progress, or
-// when each player last played, is remembered under commitGen.
+// Three generations: commitGen moves on at every commit; playGen at
+// every commit but those of the background work alone (the puzzle
+// search, the analyses: background); settledGen only at the commits that
+// may change what the settled reads show — the finished games and their
+// matches, accounts, ratings, players' records — and not at a move in a
+// game in progress, a message, a session, a puzzle or the work of the
+// background jobs (settles). A read says which one it is remembered
+// under: one that shows games in progress, or when each player last
+// played, is remembered under playGen; the daily puzzle under commitGen.
 //
 // A read remembered under generation n began after every transaction
 // counted in n had committed, so it saw them all; a write whose method
@@ -207,6 +209,42 @@ var quietTables = map[string]bool{
 	"_litestream_lock": true, "_litestream_seq": true,
 }
 
+// backgroundTables are written by the server's background work alone:
+// the puzzle search (the puzzles it finds, the games it has looked at),
+// the analyses players ask for, and the planner's statistics (Optimize).
+// No read remembered under playGen reads them.
+var backgroundTables = map[string]bool{
+	"puzzles": true, "puzzle_scans": true, "analyses": true, "analysis_plies": true,
+	"sqlite_stat1": true, "sqlite_stat4": true,
+}
+
+// background says whether the row change d is one of the background
+// work's own: a row of backgroundTables, or the settings row where the
+// puzzle search keeps how far it has looked (puzzleScanKey).
+func background(d *sqlite.SQLitePreUpdateData) bool {
+	if backgroundTables[d.TableName] {
+		return true
+	}
+	if d.TableName != "settings" {
+		return false
+	}
+	get := d.New
+	if d.Op == sqlite3.SQLITE_DELETE {
+		get = d.Old
+	}
+	row := make([]any, 1)
+	if get(row...) != nil {
+		return false
+	}
+	key, ok := row[0].(string)
+	if !ok {
+		if b, isBytes := row[0].([]byte); isBytes {
+			key, ok = string(b), true
+		}
+	}
+	return ok && key == puzzleScanKey
+}
+
 // settles says whether the row change d may change what a settled read
 // shows: any change of a table not quiet, except an update of a game that
 // neither was nor is finished (a move, a clock, an offer) and an update of
@@ -274,5 +312,5 @@ func matchesGen(db *DB, f MatchFilter) *atomic.Uint64 {
 	if f.Finished {
 		return &db.log.settledGen
 	}
-	return &db.log.commitGen
+	return &db.log.playGen
 }

@@ -251,6 +251,11 @@ func TestQuietTablesExist(t *testing.T) {
 			t.Errorf("quiet table %q is not in the schema", n)
 		}
 	}
+	for n := range db.BackgroundTables() {
+		if !have[n] && n != "sqlite_stat4" {
+			t.Errorf("background table %q is not in the schema", n)
+		}
+	}
 }
 
 // TestArchivePagesShareTheirStatements: reading page after page of the
@@ -336,5 +341,60 @@ func TestRememberedReadThatPanicsLeavesNoOneWaiting(t *testing.T) {
 	defer cancel()
 	if v, err := db.Remember(ctx, store, "p", func(context.Context) ([]int, error) { return []int{6}, nil }); err != nil || len(v) != 1 || v[0] != 6 {
 		t.Errorf("a later reader: %v %v, want [6]", v, err)
+	}
+}
+
+// The puzzle search's commits (a puzzle found in a finished game, the
+// game marked as looked at) leave the pages of games in progress, the
+// directory, the tournaments and the administrator's figures remembered:
+// a server searching its archive does not make every dashboard read again.
+// A move still does.
+func TestBackgroundWorkLeavesPagesRemembered(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	g, ann, bob := newGame(t, store, "trench", "single")
+	done := finishedGame(t, store, ann, bob, 4)
+	look := func() []db.Game {
+		t.Helper()
+		active, err := store.ActiveGames(ctx, ann.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := store.Players(ctx, "", t0, 0, 50); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := store.Tournaments(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Figures(ctx, t0); err != nil {
+			t.Fatal(err)
+		}
+		return active
+	}
+	look()
+	hits, _ := store.ReadCacheStats()
+	if n, err := store.AddPuzzles(ctx, done.ID, testPuzzles()[:2], t0); err != nil || n != 2 {
+		t.Fatalf("added %d puzzles, %v", n, err)
+	}
+	if _, err := store.AddPuzzles(ctx, 0, testPuzzles()[2:], t0); err != nil {
+		t.Fatal(err)
+	}
+	look()
+	if h, _ := store.ReadCacheStats(); h != hits+4 {
+		t.Errorf("after the puzzle search's commits: %d of 4 reads answered from memory", h-hits)
+	}
+	st, err := g.Decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: 0, Move: st.Legal(g.ToMove)[0]}, t0); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ = store.ReadCacheStats()
+	if active := look(); len(active) != 1 || active[0].Ply != 1 {
+		t.Fatalf("after a move, the games in progress: %+v, want one at ply 1", active)
+	}
+	if h, _ := store.ReadCacheStats(); h != hits {
+		t.Errorf("after a move: %d of 4 reads answered from memory, want none", h-hits)
 	}
 }

@@ -259,9 +259,9 @@ const TournamentsPageSize = 50
 // every one signing up and running (newest first within each), then the
 // finished and cancelled ones, newest first, TournamentsPageSize a page;
 // and whether a later page has more.
-// What it returns is remembered until the next commit (remember).
+// What it returns is remembered until the next commit but the background work's (remember, playGen).
 func (db *DB) Tournaments(ctx context.Context, page int) ([]Tournament, bool, error) {
-	return remember2(ctx, db, &db.log.commitGen, fmt.Sprintf("tournaments %d", page), cloneSlice[Tournament], func(ctx context.Context) ([]Tournament, bool, error) {
+	return remember2(ctx, db, &db.log.playGen, fmt.Sprintf("tournaments %d", page), cloneSlice[Tournament], func(ctx context.Context) ([]Tournament, bool, error) {
 		return db.tournamentsRead(ctx, page)
 	})
 }
