@@ -238,7 +238,23 @@ func (db *DB) CreateTournament(ctx context.Context, nt NewTournament, now time.T
 
 // Tournament returns tournament id with its entrants and pairings.
 // Errors: KindNotFound.
+// What it returns is remembered until a commit changes what the settled
+// reads show (remember): its pairings' results, entrants and rounds change
+// only with a game's end or the tournament's own rows.
 func (db *DB) Tournament(ctx context.Context, id int64) (TournamentDetail, error) {
+	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("tournament %d", id), cloneTournament, func(ctx context.Context) (TournamentDetail, error) {
+		return db.tournamentRead(ctx, id)
+	})
+}
+
+// cloneTournament is remember's clone for a tournament's page.
+func cloneTournament(d TournamentDetail) TournamentDetail {
+	d.Entrants, d.Pairings = cloneSlice(d.Entrants), cloneSlice(d.Pairings)
+	return d
+}
+
+// tournamentRead reads what Tournament returns.
+func (db *DB) tournamentRead(ctx context.Context, id int64) (TournamentDetail, error) {
 	t, err := tournamentByID(ctx, db.read, id)
 	if err != nil {
 		return TournamentDetail{}, err

@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -539,4 +540,58 @@ func TestTournamentGamePageSaysRated(t *testing.T) {
 			t.Errorf("after the end of a game of a tournament rated %v, the page shows a rating change: %v", rated, after.Changed)
 		}
 	}
+}
+
+// A tournament's page is remembered, and shows each sign-up, departure
+// and withdrawal at once.
+func TestRememberedTournamentFollowsItsEntrants(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	us := users(t, store, "ann", "bob", "cid")
+	tr := newTournament(t, store, us[0], db.NewTournament{Name: "Winter cup", Game: "trenches", Variant: "standard",
+		Format: db.FormatRoundRobin, MinPlayers: 2, MaxPlayers: 3, Clock: db.TimeControl{Kind: "move", DaysPerMove: 3}, Seed: 3}, us[:1])
+	entrants := func() []string {
+		t.Helper()
+		d, err := store.Tournament(ctx, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range d.Entrants {
+			name := e.Name
+			if e.Withdrawn {
+				name += " (withdrawn)"
+			}
+			names = append(names, name)
+		}
+		return names
+	}
+	check := func(when string, want ...string) {
+		t.Helper()
+		for range 2 { // read, then remembered
+			if got := entrants(); !slices.Equal(got, want) {
+				t.Fatalf("%s: entrants %q, want %q", when, got, want)
+			}
+		}
+	}
+	check("created", "ann")
+	if err := store.JoinTournament(ctx, tr.ID, us[1].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	check("bob joined", "ann", "bob")
+	if err := store.LeaveTournament(ctx, tr.ID, us[1].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	check("bob left", "ann")
+	if err := store.JoinTournament(ctx, tr.ID, us[1].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.StartTournament(ctx, tr.ID, us[0].ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	check("started", "ann", "bob")
+	if err := store.LeaveTournament(ctx, tr.ID, us[1].ID, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	check("bob withdrew", "ann", "bob (withdrawn)")
 }
