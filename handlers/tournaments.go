@@ -2,12 +2,17 @@ package handlers
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"github.com/labstack/echo/v4"
 
@@ -274,8 +279,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 	me := currentViewer(c).ID
 	ctx := c.Request().Context()
 	p := views.TournamentPage{Page: pageOf(c, d.Name), ID: d.ID, Name: d.Name, Game: tournamentGame(ctx, d.Game, d.Variant),
-		Format: formatText(ctx, d.Tournament), Clock: clockWords(ctx, d.Clock), Rated: d.Rated, Organiser: d.Organiser.Name,
-		Bracket: d.Format == db.FormatKnockout}
+		Format: formatText(ctx, d.Tournament), Clock: clockWords(ctx, d.Clock), Rated: d.Rated, Organiser: d.Organiser.Name}
 	switch d.Format {
 	case db.FormatRoundRobin:
 		p.Rule = tr(c, "Every player meets every other once (with each colour, unless each pairing is already a two-game match). All games start together. Ties in the standings are broken by Buchholz (the points of the opponents met), then Sonneborn–Berger.")
@@ -351,39 +355,155 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		p.Status = tr(c, "Cancelled before it started.")
 	}
 	if d.Status == "running" || d.Status == "finished" {
-		st, err := d.Standings()
+		res, err := results.get(ctx, d)
 		if err != nil {
 			return views.TournamentPage{}, err
 		}
-		names := map[int64]db.Entrant{}
-		var first []string // the names ranked first
-		for _, e := range d.Entrants {
-			names[e.ID] = e
-		}
-		for _, s := range st {
-			e := names[s.ID]
-			p.Standings = append(p.Standings, views.StandingLine{Rank: s.Rank, Name: e.Name, Points: pointsText(s.Points), Games: s.Games,
-				Buchholz: pointsText(s.Buchholz), SonnebornBerger: pointsText(s.SonnebornBerger), Withdrawn: e.Withdrawn})
-			if s.Rank == 1 {
-				first = append(first, e.Name)
-			}
-		}
+		p.Results = templ.Raw(res.html)
 		if d.Status == "finished" {
-			switch len(first) {
+			switch len(res.first) {
 			case 0:
 			case 1:
-				p.Status = tr(c, "Finished: %s won the tournament.", first[0])
+				p.Status = tr(c, "Finished: %s won the tournament.", res.first[0])
 			default:
-				p.Status = tr(c, "Finished: %s share first place.", strings.Join(first, ", "))
+				p.Status = tr(c, "Finished: %s share first place.", strings.Join(res.first, ", "))
 			}
-		}
-		if d.Format == db.FormatRoundRobin {
-			crosstable(ctx, &p, d)
-		} else {
-			rounds(ctx, &p, d)
 		}
 	}
 	return p, nil
+}
+
+// resultsMemo remembers tournaments' results as rendered
+// (views.TournamentResultsView), by language and by a checksum of what
+// they show: every viewer of a tournament of 256 players sees the same
+// thousand lines, drawn once.
+type resultsMemo struct {
+	mu sync.Mutex
+	m  map[resultsKey]renderedResults
+}
+
+// resultsKey is what a tournament's rendered results depend on.
+type resultsKey struct {
+	lang string
+	id   int64
+	sum  uint64
+}
+
+// renderedResults is a tournament's results as HTML, and the names ranked
+// first.
+type renderedResults struct {
+	html  string
+	first []string
+}
+
+// resultsMemoSize bounds the results remembered: past it, the memo
+// starts again empty.
+const resultsMemoSize = 64
+
+// results is the server's resultsMemo.
+var results resultsMemo
+
+// get returns d's results in the language of ctx, rendered once.
+func (m *resultsMemo) get(ctx context.Context, d db.TournamentDetail) (renderedResults, error) {
+	k := resultsKey{lang: views.Lang(ctx), id: d.ID, sum: tournamentSum(d)}
+	m.mu.Lock()
+	r, ok := m.m[k]
+	m.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	res, first, err := tournamentResults(ctx, d)
+	if err != nil {
+		return renderedResults{}, err
+	}
+	var b strings.Builder
+	if err := views.TournamentResultsView(res).Render(ctx, &b); err != nil {
+		return renderedResults{}, err
+	}
+	r = renderedResults{html: b.String(), first: first}
+	m.mu.Lock()
+	if m.m == nil || len(m.m) >= resultsMemoSize {
+		m.m = map[resultsKey]renderedResults{}
+	}
+	m.m[k] = r
+	m.mu.Unlock()
+	return r, nil
+}
+
+// tournamentSum is a checksum of what d's results show: its format,
+// round and status, its entrants and its pairings.
+func tournamentSum(d db.TournamentDetail) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	num := func(v int64) {
+		binary.LittleEndian.PutUint64(b[:], uint64(v))
+		h.Write(b[:])
+	}
+	text := func(s string) {
+		num(int64(len(s)))
+		h.Write([]byte(s))
+	}
+	text(d.Format)
+	text(d.Status)
+	num(int64(d.Rounds))
+	num(int64(d.Round))
+	for _, e := range d.Entrants {
+		num(e.ID)
+		text(e.Name)
+		if e.Withdrawn {
+			num(1)
+		} else {
+			num(0)
+		}
+	}
+	for _, x := range d.Pairings {
+		num(int64(x.Round))
+		num(int64(x.Board))
+		num(int64(x.Leg))
+		for _, s := range x.Side {
+			num(s.ID)
+			text(s.Name)
+		}
+		num(x.MatchID)
+		num(x.GameID)
+		if x.Decided {
+			num(1)
+		} else {
+			num(0)
+		}
+		num(int64(math.Float64bits(x.Points0)))
+	}
+	return h.Sum64()
+}
+
+// tournamentResults is what d has played, in the language of ctx, and
+// the names ranked first.
+func tournamentResults(ctx context.Context, d db.TournamentDetail) (views.TournamentResults, []string, error) {
+	var r views.TournamentResults
+	r.Bracket = d.Format == db.FormatKnockout
+	st, err := d.Standings()
+	if err != nil {
+		return r, nil, err
+	}
+	names := map[int64]db.Entrant{}
+	var first []string
+	for _, e := range d.Entrants {
+		names[e.ID] = e
+	}
+	for _, s := range st {
+		e := names[s.ID]
+		r.Standings = append(r.Standings, views.StandingLine{Rank: s.Rank, Name: e.Name, Points: pointsText(s.Points), Games: s.Games,
+			Buchholz: pointsText(s.Buchholz), SonnebornBerger: pointsText(s.SonnebornBerger), Withdrawn: e.Withdrawn})
+		if s.Rank == 1 {
+			first = append(first, e.Name)
+		}
+	}
+	if d.Format == db.FormatRoundRobin {
+		crosstable(ctx, &r, d)
+	} else {
+		rounds(ctx, &r, d)
+	}
+	return r, first, nil
 }
 
 func gameHref(p db.TournamentPairing) string {
@@ -395,7 +515,7 @@ func gameHref(p db.TournamentPairing) string {
 
 // crosstable fills a round robin's table: each player's results against
 // each other, both legs where there are two.
-func crosstable(ctx context.Context, p *views.TournamentPage, d db.TournamentDetail) {
+func crosstable(ctx context.Context, p *views.TournamentResults, d db.TournamentDetail) {
 	idx := map[int64]int{}
 	for i, e := range d.Entrants {
 		idx[e.ID] = i
@@ -430,7 +550,7 @@ func crosstable(ctx context.Context, p *views.TournamentPage, d db.TournamentDet
 
 // rounds fills the Swiss rounds or the knockout bracket, in the language
 // of ctx.
-func rounds(ctx context.Context, p *views.TournamentPage, d db.TournamentDetail) {
+func rounds(ctx context.Context, p *views.TournamentResults, d db.TournamentDetail) {
 	byRound := map[int][]views.PairingLine{}
 	last := 0
 	for _, x := range d.Pairings {

@@ -1,5 +1,7 @@
 package views
 
+import "github.com/a-h/templ"
+
 // TournamentsPage is /tournaments: upcoming, running and finished.
 type TournamentsPage struct {
 	Page
@@ -55,13 +57,10 @@ type TournamentPage struct {
 	// running tournament (it forfeits their remaining games).
 	ConfirmWithdraw bool
 	Entrants        []string // names, "(withdrawn)" marked
-	Standings       []StandingLine
-	// Crosstable (round robin): Cross[i][j] is row player i's result
-	// against column player j.
-	Cross     [][]CrossCell
-	CrossHead []string
-	Rounds    []RoundView // Swiss pairings or knockout bracket
-	Bracket   bool
+	// Results shows the standings and the crosstable, rounds or bracket
+	// (TournamentResultsView, or the same rendered before); nil before
+	// the start.
+	Results templ.Component
 	// ComputerRule says, for a game the computer plays, that computer
 	// players may be entered and whether their games are rated; "" for
 	// other games.
@@ -70,6 +69,18 @@ type TournamentPage struct {
 	// they may add (Value "easy", Label "Computer · easy") and those
 	// they may remove.
 	ComputersOut, ComputersIn []Option
+}
+
+// TournamentResults is what a running or finished tournament has
+// played: the same for every viewer.
+type TournamentResults struct {
+	Standings []StandingLine
+	// Crosstable (round robin): Cross[i][j] is row player i's result
+	// against column player j.
+	Cross     [][]CrossCell
+	CrossHead []string
+	Rounds    []RoundView // Swiss pairings or knockout bracket
+	Bracket   bool
 }
 
 // StandingLine is one entrant's line of the standings.
