@@ -95,7 +95,16 @@ const MaxUserList = 100
 // "" for all), by name, at most MaxUserList: the living ones first, then
 // the deleted ones. Each part is read along the names' index in order,
 // and stops when the list is full.
+// What it returns is remembered until the next commit but the background
+// work's (remember, playGen).
 func (db *DB) SearchUsers(ctx context.Context, query string) ([]User, error) {
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("search users %q", query), cloneSlice[User], func(ctx context.Context) ([]User, error) {
+		return db.searchUsersRead(ctx, query)
+	})
+}
+
+// searchUsersRead reads what SearchUsers returns.
+func (db *DB) searchUsersRead(ctx context.Context, query string) ([]User, error) {
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(query)
 	var out []User
 	for _, deleted := range []string{"deleted_at IS NULL", "deleted_at IS NOT NULL"} {
