@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/trench-games/trench/db"
@@ -214,12 +215,12 @@ const chartGames = 200
 // ratingCharts draws userID's rating history in every game they have
 // played rated, in the games' usual order: their last chartGames rated
 // games of each.
-func ratingCharts(ctx context.Context, store *db.DB, userID int64) ([]views.RatingChart, error) {
+func ratingCharts(ctx context.Context, store *db.DB, userID int64) (templ.Component, error) {
 	ratings, err := store.Ratings(ctx, userID, time.Time{})
 	if err != nil {
 		return nil, err
 	}
-	var out []views.RatingChart
+	var out strings.Builder
 	for _, e := range engines() {
 		hist, err := store.RatingHistory(ctx, userID, e.Key(), chartGames)
 		if err != nil {
@@ -234,18 +235,25 @@ func ratingCharts(ctx context.Context, store *db.DB, userID int64) ([]views.Rati
 				games = max(games, r.Games)
 			}
 		}
-		out = append(out, charts.draw(ctx, e, hist, games))
+		html, err := charts.draw(ctx, e, hist, games)
+		if err != nil {
+			return nil, err
+		}
+		out.WriteString(html)
 	}
-	return out, nil
+	if out.Len() == 0 {
+		return nil, nil
+	}
+	return templ.Raw(out.String()), nil
 }
 
-// chartMemo remembers the rating charts drawn, by language, game and
-// history: drawing one writes a date and a rating for each of its 200
+// chartMemo remembers the rating charts drawn, as HTML, by language, game
+// and history: drawing one writes a date and a rating for each of its 200
 // points, and a profile draws up to three. A history is known by a
 // checksum of all its points, so a new rated game draws anew.
 type chartMemo struct {
 	mu sync.Mutex
-	m  map[chartKey]views.RatingChart
+	m  map[chartKey]string
 }
 
 // chartKey is what a drawn chart depends on.
@@ -262,8 +270,9 @@ const chartMemoSize = 512
 // charts is the server's chartMemo.
 var charts chartMemo
 
-// draw returns ratingChart(ctx, e, hist, games), drawn once.
-func (c *chartMemo) draw(ctx context.Context, e rules.Engine, hist []db.RatingPoint, games int) views.RatingChart {
+// draw returns ratingChart(ctx, e, hist, games) drawn (views.RatingChartView),
+// drawn once.
+func (c *chartMemo) draw(ctx context.Context, e rules.Engine, hist []db.RatingPoint, games int) (string, error) {
 	h := fnv.New64a()
 	var b [32]byte
 	for _, p := range hist {
@@ -275,19 +284,23 @@ func (c *chartMemo) draw(ctx context.Context, e rules.Engine, hist []db.RatingPo
 	}
 	k := chartKey{lang: views.Lang(ctx), game: e.Key(), games: games, n: len(hist), sum: h.Sum64()}
 	c.mu.Lock()
-	ch, ok := c.m[k]
+	html, ok := c.m[k]
 	c.mu.Unlock()
-	if !ok {
-		ch = ratingChart(ctx, e, hist, games)
-		c.mu.Lock()
-		if c.m == nil || len(c.m) >= chartMemoSize {
-			c.m = map[chartKey]views.RatingChart{}
-		}
-		c.m[k] = ch
-		c.mu.Unlock()
+	if ok {
+		return html, nil
 	}
-	ch.Dots = slices.Clone(ch.Dots)
-	return ch
+	var out strings.Builder
+	if err := views.RatingChartView(ratingChart(ctx, e, hist, games)).Render(ctx, &out); err != nil {
+		return "", err
+	}
+	html = out.String()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= chartMemoSize {
+		c.m = map[chartKey]string{}
+	}
+	c.m[k] = html
+	c.mu.Unlock()
+	return html, nil
 }
 
 // ratingChart draws one game's history, the last of games rated games:

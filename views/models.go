@@ -517,7 +517,7 @@ type PlayerPage struct {
 	ArchiveHref   string
 	ChallengeHref string
 	Ratings       []RatingRow
-	Charts        []RatingChart // rating history per game played rated
+	Charts        templ.Component // rating history per game played rated (RatingCharts, or the same drawn before); nil for none
 }
 
 // Review is the review controls of a game page: the ply shown and links to
