@@ -166,3 +166,52 @@ func BenchmarkBoundValuesPlanning(b *testing.B) {
 		}
 	}
 }
+
+// The push sender's queries of the notices due start from the devices,
+// and reach each player's games and messages through the players'
+// indexes: a pass costs what the devices are, not what the games are (it
+// read every game in progress, or every game ended in the last day).
+func TestDueNoticesStartFromTheDevices(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trench.db")
+	if _, err := Fill(ctx, path, FillOptions{Games: 2000, PasswordHash: "hash", Now: time.Now(), Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	store, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for _, k := range noticeKinds {
+		if k == NoticeChallenge {
+			continue // the open challenges of the last day: few
+		}
+		rows, err := store.read.DB.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT DISTINCT user_id, subject, ply FROM (`+dueQuery(k)+`)`, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var d string
+			if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, d)
+		}
+		rows.Close()
+		devices, other := -1, -1
+		for i, d := range plan {
+			switch {
+			case devices < 0 && (strings.HasPrefix(d, "SCAN d") || strings.HasPrefix(d, "SCAN u")):
+				devices = i
+			case other < 0 && (strings.HasPrefix(d, "SEARCH g ") || strings.HasPrefix(d, "SCAN g ") ||
+				strings.HasPrefix(d, "SEARCH m ") || strings.HasPrefix(d, "SCAN m ")):
+				other = i
+			}
+		}
+		if devices < 0 || other < devices {
+			t.Errorf("%s notices: the plan does not start from the devices: %q", k, plan)
+		}
+	}
+}

@@ -39,6 +39,12 @@ func notYetTold(k NoticeKind, subject string) string {
 		string(k) + `' AND n.subject = ` + subject + ` AND n.ply = 0)`
 }
 
+// The queries of the notices due start from the devices (CROSS JOIN
+// keeps SQLite to that order): there are few, and each player's games are
+// found along the players' indexes. Started from the games, a query would
+// read every game in progress, or every game ended in the last day, at
+// each pass.
+
 // dueEvents is, per kind other than NoticeMove, a query of the push
 // notices due: user_id, subject, for each device d that wants the kind,
 // was added before the event and whose player was not told about it yet
@@ -46,22 +52,22 @@ func notYetTold(k NoticeKind, subject string) string {
 // ?1 is the oldest event still told (unix seconds). A player with several
 // devices appears once for each.
 var dueEvents = map[NoticeKind]string{
-	NoticeEnd: `SELECT d.user_id AS user_id, g.id AS subject FROM games g JOIN push_subscriptions d ON d.user_id = g.side0_id
+	NoticeEnd: `SELECT d.user_id AS user_id, g.id AS subject FROM push_subscriptions d CROSS JOIN games g ON g.side0_id = d.user_id
 			WHERE g.status = 'finished' AND g.ended_at >= ?1 AND d.created_at <= g.ended_at AND NOT (g.reason = 'resignation' AND g.winner = 1)
 			AND ` + wantsKind(NoticeEnd) + ` AND ` + notYetTold(NoticeEnd, "g.id") + `
 		UNION ALL
-		SELECT d.user_id AS user_id, g.id AS subject FROM games g JOIN push_subscriptions d ON d.user_id = g.side1_id
+		SELECT d.user_id AS user_id, g.id AS subject FROM push_subscriptions d CROSS JOIN games g ON g.side1_id = d.user_id
 			WHERE g.status = 'finished' AND g.ended_at >= ?1 AND d.created_at <= g.ended_at AND NOT (g.reason = 'resignation' AND g.winner = 0)
 			AND ` + wantsKind(NoticeEnd) + ` AND ` + notYetTold(NoticeEnd, "g.id"),
 	NoticeChallenge: `SELECT d.user_id AS user_id, c.id AS subject FROM challenges c JOIN push_subscriptions d ON d.user_id = c.opponent_id
 			WHERE c.status = 'open' AND c.created_at >= ?1 AND d.created_at <= c.created_at AND ` + wantsKind(NoticeChallenge) + ` AND ` + notYetTold(NoticeChallenge, "c.id"),
-	NoticeMessage: `SELECT d.user_id AS user_id, m.id AS subject FROM push_subscriptions d JOIN messages m ON m.to_id = d.user_id AND m.read_at IS NULL
+	NoticeMessage: `SELECT d.user_id AS user_id, m.id AS subject FROM push_subscriptions d CROSS JOIN messages m ON m.to_id = d.user_id AND m.read_at IS NULL
 			WHERE m.created_at >= ?1 AND d.created_at <= m.created_at AND ` + wantsKind(NoticeMessage) + ` AND ` + notYetTold(NoticeMessage, "m.id"),
-	NoticeRound: `SELECT d.user_id AS user_id, g.id AS subject FROM push_subscriptions d JOIN games g ON g.side0_id = d.user_id AND g.status = 'active'
+	NoticeRound: `SELECT d.user_id AS user_id, g.id AS subject FROM push_subscriptions d CROSS JOIN games g ON g.side0_id = d.user_id AND g.status = 'active'
 			JOIN matches m ON m.id = g.match_id AND m.tournament_id IS NOT NULL
 			WHERE g.number = 1 AND g.created_at >= ?1 AND d.created_at <= g.created_at AND ` + wantsKind(NoticeRound) + ` AND ` + notYetTold(NoticeRound, "g.id") + `
 		UNION ALL
-		SELECT d.user_id AS user_id, g.id AS subject FROM push_subscriptions d JOIN games g ON g.side1_id = d.user_id AND g.status = 'active'
+		SELECT d.user_id AS user_id, g.id AS subject FROM push_subscriptions d CROSS JOIN games g ON g.side1_id = d.user_id AND g.status = 'active'
 			JOIN matches m ON m.id = g.match_id AND m.tournament_id IS NOT NULL
 			WHERE g.number = 1 AND g.created_at >= ?1 AND d.created_at <= g.created_at AND ` + wantsKind(NoticeRound) + ` AND ` + notYetTold(NoticeRound, "g.id"),
 }
@@ -72,12 +78,12 @@ var dueEvents = map[NoticeKind]string{
 // they were not told about.
 const dueMoves = `SELECT u.user_id AS user_id, g.id AS subject, g.turn_ply AS ply
 		FROM (SELECT DISTINCT d.user_id FROM push_subscriptions d WHERE ` + wantsMove + `) u
-		JOIN games g ON g.side0_id = u.user_id AND g.status = 'active' AND g.to_move = 0
+		CROSS JOIN games g ON g.side0_id = u.user_id AND g.status = 'active' AND g.to_move = 0
 		WHERE NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = 'push' AND n.user_id = u.user_id AND n.kind = 'move' AND n.subject = g.id AND n.ply >= g.turn_ply)
 	UNION ALL
 	SELECT u.user_id, g.id, g.turn_ply
 		FROM (SELECT DISTINCT d.user_id FROM push_subscriptions d WHERE ` + wantsMove + `) u
-		JOIN games g ON g.side1_id = u.user_id AND g.status = 'active' AND g.to_move = 1
+		CROSS JOIN games g ON g.side1_id = u.user_id AND g.status = 'active' AND g.to_move = 1
 		WHERE NOT EXISTS (SELECT 1 FROM notices n WHERE n.channel = 'push' AND n.user_id = u.user_id AND n.kind = 'move' AND n.subject = g.id AND n.ply >= g.turn_ply)`
 
 // wantsMove is wantsKind(NoticeMove), as a constant.
