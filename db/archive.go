@@ -127,6 +127,16 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		}
 		playerID = u.ID
 	}
+	// A player's games are read in order from each side's index and
+	// merged (parts, with their arguments): the games of either side in
+	// one read would be sorted whole. Whether the player won or lost is
+	// then a condition on each side's games alone.
+	parts := []string{""}
+	partArgs := [][]any{nil}
+	if playerID != 0 {
+		parts = []string{" AND g.side0_id = ?", " AND g.side1_id = ?"}
+		partArgs = [][]any{{playerID}, {playerID}}
+	}
 	switch f.Result {
 	case "":
 	case "drawn":
@@ -140,35 +150,24 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 			}
 			return out, Errorf(KindInvalid, "Choose a player to filter the games they lost.")
 		}
-		cond := "((g.winner = 0 AND g.side0_id = ?) OR (g.winner = 1 AND g.side1_id = ?))"
-		if f.Result == "lost" {
-			cond = "((g.winner = 1 AND g.side0_id = ?) OR (g.winner = 0 AND g.side1_id = ?))"
+		if f.Result == "won" {
+			parts[0], parts[1] = parts[0]+" AND g.winner = 0", parts[1]+" AND g.winner = 1"
+		} else {
+			parts[0], parts[1] = parts[0]+" AND g.winner = 1", parts[1]+" AND g.winner = 0"
 		}
-		where = append(where, cond)
-		args = append(args, playerID, playerID)
 	default:
 		return out, Errorf(KindInvalid, "Unknown result filter %q.", f.Result)
 	}
 	cond := strings.Join(where, " AND ")
-	// A player's games are read in order from each side's index and
-	// merged: the games of either side in one read would be sorted whole.
-	parts := []string{""}
-	var partArgs [][]any
-	if playerID != 0 {
-		parts = []string{" AND g.side0_id = ?", " AND g.side1_id = ?"}
-		partArgs = [][]any{{playerID}, {playerID}}
-	} else {
-		partArgs = [][]any{nil}
-	}
-	countCond, countArgs := cond, slices.Clone(args)
-	if playerID != 0 {
-		countCond += " AND (g.side0_id = ? OR g.side1_id = ?)"
-		countArgs = append(countArgs, playerID, playerID)
-	}
 	// The count is the same for every page of a filter: remembered
-	// apart from the pages.
-	q := `SELECT COUNT(*) FROM (SELECT 1 FROM ` + from + ` WHERE ` + countCond + ` LIMIT ?)`
-	countArgs = append(countArgs, ArchiveCountCap+1)
+	// apart from the pages. A player's is the sum of each side's.
+	var counts []string
+	var countArgs []any
+	for i, p := range parts {
+		counts = append(counts, `(SELECT COUNT(*) FROM (SELECT 1 FROM `+from+` WHERE `+cond+p+` LIMIT ?))`)
+		countArgs = append(append(append(countArgs, args...), partArgs[i]...), ArchiveCountCap+1)
+	}
+	q := `SELECT ` + strings.Join(counts, " + ")
 	total, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive count %s %v", q, countArgs), same[int],
 		func(ctx context.Context) (n int, err error) {
 			if err := db.read.QueryRowContext(ctx, q, countArgs...).Scan(&n); err != nil {
@@ -190,14 +189,15 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		if asc {
 			order = "ASC"
 		}
+		// One compound query ordered as a whole: SQLite merges the
+		// parts as each side's index gives them, and stops at the page.
 		var sel []string
 		var qargs []any
 		for i, p := range parts {
-			sel = append(sel, `SELECT * FROM (SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra+
-				` ORDER BY g.ended_at `+order+`, g.id `+order+` LIMIT ?)`)
-			qargs = append(append(append(append(qargs, args...), partArgs[i]...), extraArgs...), n+offset)
+			sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra)
+			qargs = append(append(append(qargs, args...), partArgs[i]...), extraArgs...)
 		}
-		q := `SELECT ended_at, id FROM (` + strings.Join(sel, " UNION ALL ") + `) ORDER BY ended_at ` + order + `, id ` + order + ` LIMIT ? OFFSET ?`
+		q := strings.Join(sel, " UNION ALL ") + ` ORDER BY 1 ` + order + `, 2 ` + order + ` LIMIT ? OFFSET ?`
 		rows, err := db.read.QueryContext(ctx, q, append(qargs, n, offset)...)
 		if err != nil {
 			return nil, fmt.Errorf("db: archive: %w", err)

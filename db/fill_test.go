@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/trench-games/trench/db"
@@ -159,5 +160,89 @@ func TestArchiveCursorPages(t *testing.T) {
 	}
 	if _, err := store.Archive(ctx, db.ArchiveFilter{Before: "x.1"}); db.KindOf(err) != db.KindInvalid {
 		t.Errorf("a malformed cursor: %v", err)
+	}
+}
+
+// Every filter of a player's archive (a game, rules, a result) lists, over
+// its numbered pages, exactly the player's finished games it should,
+// newest first, and counts them.
+func TestArchiveOfAPlayerByEveryFilter(t *testing.T) {
+	ctx := context.Background()
+	path, res := fill(t, 1500)
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var player int64
+	if err := raw.QueryRow(`SELECT id FROM users WHERE name = ?`, res.Heaviest).Scan(&player); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []db.ArchiveFilter{
+		{Player: res.Heaviest}, {Player: res.Heaviest, Result: "won"}, {Player: res.Heaviest, Result: "lost"},
+		{Player: res.Heaviest, Result: "drawn"}, {Player: res.Heaviest, Result: "decisive"},
+		{Player: res.Heaviest, Game: "trench"}, {Player: res.Heaviest, Game: "cards", Result: "won"},
+		{Player: res.Heaviest, Game: "trench", Variant: "single"}, {Player: res.Heaviest, Variant: "long", Result: "lost"},
+	} {
+		// What the filter means, read the simple way.
+		q := `SELECT id FROM games WHERE status = 'finished' AND (side0_id = ?1 OR side1_id = ?1)`
+		switch f.Result {
+		case "won":
+			q += ` AND ((side0_id = ?1 AND winner = 0) OR (side1_id = ?1 AND winner = 1))`
+		case "lost":
+			q += ` AND ((side0_id = ?1 AND winner = 1) OR (side1_id = ?1 AND winner = 0))`
+		case "drawn":
+			q += ` AND winner = -1`
+		case "decisive":
+			q += ` AND winner IN (0, 1)`
+		}
+		if f.Game != "" {
+			q += ` AND game = '` + f.Game + `'`
+		}
+		if f.Variant != "" {
+			q += ` AND COALESCE(match_variant, variant) = '` + f.Variant + `'`
+		}
+		rows, err := raw.Query(q+` ORDER BY ended_at DESC, id DESC`, player)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, id)
+		}
+		rows.Close()
+		if len(want) == 0 {
+			t.Fatalf("%+v: no game to list; the test shows nothing", f)
+		}
+		var got []int64
+		for page := 1; ; page++ {
+			pf := f
+			pf.Page = page
+			p, err := store.Archive(ctx, pf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Total != len(want) {
+				t.Fatalf("%+v: counted %d games, want %d", f, p.Total, len(want))
+			}
+			for _, r := range p.Rows {
+				got = append(got, r.Game.ID)
+			}
+			if p.Page*db.ArchivePageSize >= p.Total {
+				break
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%+v: listed %d games, want %d (%v…, want %v…)", f, len(got), len(want), got[:min(5, len(got))], want[:min(5, len(want))])
+		}
 	}
 }
