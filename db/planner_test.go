@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,24 +39,7 @@ func TestPlansDoNotFollowBoundValues(t *testing.T) {
 	}
 	plan := func(q string, args ...any) string {
 		t.Helper()
-		rows, err := store.read.DB.QueryContext(ctx, `EXPLAIN QUERY PLAN `+q, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var detail []string
-		for rows.Next() {
-			var id, parent, unused int
-			var d string
-			if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
-				t.Fatal(err)
-			}
-			detail = append(detail, d)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		return strings.Join(detail, "; ")
+		return strings.Join(queryPlan(t, store.read.DB, q, args...), "; ")
 	}
 	// The statistics do tell the two apart: written into the text, the
 	// common value and the rare one get different plans.
@@ -69,25 +53,33 @@ func TestPlansDoNotFollowBoundValues(t *testing.T) {
 		t.Errorf("a statement is planned by the values bound to it:\n a = 0: %s\n a = 9500: %s", p0, p1)
 	}
 	// And on the write connection too.
-	var p [2]string
-	for i, a := range []int{0, 9500} {
-		rows, err := store.write.DB.QueryContext(ctx, `EXPLAIN QUERY PLAN `+q, a, 5)
-		if err != nil {
+	if p0, p1 := queryPlan(t, store.write.DB, q, 0, 5), queryPlan(t, store.write.DB, q, 9500, 5); !slices.Equal(p0, p1) {
+		t.Errorf("the write connection plans a statement by the values bound to it:\n a = 0: %q\n a = 9500: %q", p0, p1)
+	}
+}
+
+// queryPlan is SQLite's plan of query q with args on d: the detail of
+// each line of EXPLAIN QUERY PLAN.
+func queryPlan(t *testing.T, d *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rows, err := d.QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var detail []string
+	for rows.Next() {
+		var id, parent, unused int
+		var d string
+		if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
 			t.Fatal(err)
 		}
-		for rows.Next() {
-			var id, parent, unused int
-			var d string
-			if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
-				t.Fatal(err)
-			}
-			p[i] += d + "; "
-		}
-		rows.Close()
+		detail = append(detail, d)
 	}
-	if p[0] != p[1] {
-		t.Errorf("the write connection plans a statement by the values bound to it:\n a = 0: %s\n a = 9500: %s", p[0], p[1])
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
+	return detail
 }
 
 func TestStablePlansRefusesAnUnknownConnection(t *testing.T) {
@@ -186,20 +178,7 @@ func TestDueNoticesStartFromTheDevices(t *testing.T) {
 		if k == NoticeChallenge {
 			continue // the open challenges of the last day: few
 		}
-		rows, err := store.read.DB.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT DISTINCT user_id, subject, ply FROM (`+dueQuery(k)+`)`, 0, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var d string
-			if err := rows.Scan(&id, &parent, &unused, &d); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, d)
-		}
-		rows.Close()
+		plan := queryPlan(t, store.read.DB, `SELECT DISTINCT user_id, subject, ply FROM (`+dueQuery(k)+`)`, 0, 0)
 		devices, other := -1, -1
 		for i, d := range plan {
 			switch {
