@@ -23,6 +23,19 @@ func fill(t *testing.T, n int) (string, db.FillResult) {
 	return path, res
 }
 
+// filledStore opens a database filled with n games (fill), closed when
+// the test ends.
+func filledStore(t *testing.T, n int) (*db.DB, string, db.FillResult) {
+	t.Helper()
+	path, res := fill(t, n)
+	store, err := db.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store, path, res
+}
+
 // TestFill builds a small database for measurement: every game replays
 // from its moves, the players' games spread from a handful to many, about
 // 2% are in progress, there are tournaments, ratings and rating changes,
@@ -168,12 +181,7 @@ func TestArchiveCursorPages(t *testing.T) {
 // newest first, and counts them.
 func TestArchiveOfAPlayerByEveryFilter(t *testing.T) {
 	ctx := context.Background()
-	path, res := fill(t, 1500)
-	store, err := db.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store, path, res := filledStore(t, 1500)
 	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)

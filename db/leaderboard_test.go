@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -213,12 +214,7 @@ func TestDirectoryOfEveryoneKeepsNoConnection(t *testing.T) {
 // whole list shows there, in the same order.
 func TestPagesFromEitherEndAgree(t *testing.T) {
 	ctx := context.Background()
-	path, _ := fill(t, 3000)
-	store, err := db.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store, _, _ := filledStore(t, 3000)
 	const size = 3 // pages starting at every line
 	for _, prefix := range []string{"", "b"} {
 		all, total, err := store.Players(ctx, prefix, t0, 0, 1<<20)
@@ -228,22 +224,10 @@ func TestPagesFromEitherEndAgree(t *testing.T) {
 		if len(all) != total || total < 3*size {
 			t.Fatalf("directory %q: %d rows of %d; want all of them, and more than a few pages", prefix, len(all), total)
 		}
-		for off := 0; off < total+size; off += size - 2 {
+		pagesAgree(t, fmt.Sprintf("directory %q", prefix), all, size, func(off int) ([]db.DirectoryRow, error) {
 			page, _, err := store.Players(ctx, prefix, t0, off, size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := all[min(off, total):min(off+size, total)]
-			if len(page) != len(want) {
-				t.Fatalf("directory %q from %d: %d rows, want %d", prefix, off, len(page), len(want))
-			}
-			for i := range page {
-				if page[i].ID != want[i].ID || len(page[i].Ratings) != len(want[i].Ratings) {
-					t.Fatalf("directory %q from %d, row %d: %s with %d ratings, want %s with %d", prefix, off, i,
-						page[i].Name, len(page[i].Ratings), want[i].Name, len(want[i].Ratings))
-				}
-			}
-		}
+			return page, err
+		}, func(a, b db.DirectoryRow) bool { return a.ID == b.ID && len(a.Ratings) == len(b.Ratings) })
 	}
 	for _, game := range []string{"trench", "cards"} {
 		_, counts, err := store.Leaderboard(ctx, game, t0, 0, 1)
@@ -261,19 +245,29 @@ func TestPagesFromEitherEndAgree(t *testing.T) {
 		if len(all) != lines {
 			t.Fatalf("%s leaderboard: %d lines, want %d", game, len(all), lines)
 		}
-		for off := 0; off < lines+size; off += size - 2 {
+		pagesAgree(t, game+" leaderboard", all, size, func(off int) ([]db.LeaderRow, error) {
 			page, _, err := store.Leaderboard(ctx, game, t0, off, size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := all[min(off, lines):min(off+size, lines)]
-			if len(page) != len(want) {
-				t.Fatalf("%s leaderboard from %d: %d lines, want %d", game, off, len(page), len(want))
-			}
-			for i := range page {
-				if page[i] != want[i] {
-					t.Fatalf("%s leaderboard from %d, line %d: %+v, want %+v", game, off, i, page[i], want[i])
-				}
+			return page, err
+		}, func(a, b db.LeaderRow) bool { return a == b })
+	}
+}
+
+// pagesAgree reads the page of size lines at every start (read) and finds
+// on each the lines of all from that start, alike by same.
+func pagesAgree[T any](t *testing.T, list string, all []T, size int, read func(offset int) ([]T, error), same func(a, b T) bool) {
+	t.Helper()
+	for off := 0; off < len(all)+size; off++ {
+		page, err := read(off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := all[min(off, len(all)):min(off+size, len(all))]
+		if len(page) != len(want) {
+			t.Fatalf("%s from %d: %d lines, want %d", list, off, len(page), len(want))
+		}
+		for i := range page {
+			if !same(page[i], want[i]) {
+				t.Fatalf("%s from %d, line %d: %+v, want %+v", list, off, i, page[i], want[i])
 			}
 		}
 	}

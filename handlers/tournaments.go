@@ -443,6 +443,13 @@ func tournamentSum(d db.TournamentDetail) uint64 {
 		num(int64(len(s)))
 		h.Write([]byte(s))
 	}
+	flag := func(b bool) {
+		if b {
+			num(1)
+		} else {
+			num(0)
+		}
+	}
 	text(d.Format)
 	text(d.Status)
 	num(int64(d.Rounds))
@@ -450,11 +457,7 @@ func tournamentSum(d db.TournamentDetail) uint64 {
 	for _, e := range d.Entrants {
 		num(e.ID)
 		text(e.Name)
-		if e.Withdrawn {
-			num(1)
-		} else {
-			num(0)
-		}
+		flag(e.Withdrawn)
 	}
 	for _, x := range d.Pairings {
 		num(int64(x.Round))
@@ -466,11 +469,7 @@ func tournamentSum(d db.TournamentDetail) uint64 {
 		}
 		num(x.MatchID)
 		num(x.GameID)
-		if x.Decided {
-			num(1)
-		} else {
-			num(0)
-		}
+		flag(x.Decided)
 		num(int64(math.Float64bits(x.Points0)))
 	}
 	return h.Sum64()
