@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -251,10 +250,7 @@ func ratingCharts(ctx context.Context, store *db.DB, userID int64) (templ.Compon
 // and history: drawing one writes a date and a rating for each of its 200
 // points, and a profile draws up to three. A history is known by a
 // checksum of all its points, so a new rated game draws anew.
-type chartMemo struct {
-	mu sync.Mutex
-	m  map[chartKey]string
-}
+type chartMemo struct{ memo[chartKey, string] }
 
 // chartKey is what a drawn chart depends on.
 type chartKey struct {
@@ -263,12 +259,8 @@ type chartKey struct {
 	sum        uint64
 }
 
-// chartMemoSize bounds the charts remembered: past it, the memo starts
-// again empty.
-const chartMemoSize = 512
-
-// charts is the server's chartMemo.
-var charts chartMemo
+// charts is the server's chartMemo, of at most 512 charts.
+var charts = chartMemo{memo[chartKey, string]{size: 512}}
 
 // draw returns ratingChart(ctx, e, hist, games) drawn (views.RatingChartView),
 // drawn once.
@@ -283,24 +275,11 @@ func (c *chartMemo) draw(ctx context.Context, e rules.Engine, hist []db.RatingPo
 		h.Write(b[:])
 	}
 	k := chartKey{lang: views.Lang(ctx), game: e.Key(), games: games, n: len(hist), sum: h.Sum64()}
-	c.mu.Lock()
-	html, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return html, nil
-	}
-	var out strings.Builder
-	if err := views.RatingChartView(ratingChart(ctx, e, hist, games)).Render(ctx, &out); err != nil {
-		return "", err
-	}
-	html = out.String()
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= chartMemoSize {
-		c.m = map[chartKey]string{}
-	}
-	c.m[k] = html
-	c.mu.Unlock()
-	return html, nil
+	return c.memo.get(k, func() (string, error) {
+		var out strings.Builder
+		err := views.RatingChartView(ratingChart(ctx, e, hist, games)).Render(ctx, &out)
+		return out.String(), err
+	})
 }
 
 // ratingChart draws one game's history, the last of games rated games:

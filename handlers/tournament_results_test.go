@@ -27,10 +27,10 @@ func TestTournamentResultsFollowWhatTheyShow(t *testing.T) {
 		return d
 	}
 	ctx := context.Background()
-	var memo resultsMemo
+	m := resultsMemo{memo[resultsKey, renderedResults]{size: 64}}
 	show := func(d db.TournamentDetail) string {
 		t.Helper()
-		r, err := memo.get(ctx, d)
+		r, err := m.get(ctx, d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -378,8 +377,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 // they show: every viewer of a tournament of 256 players sees the same
 // thousand lines, drawn once.
 type resultsMemo struct {
-	mu sync.Mutex
-	m  map[resultsKey]renderedResults
+	memo[resultsKey, renderedResults]
 }
 
 // resultsKey is what a tournament's rendered results depend on.
@@ -396,38 +394,23 @@ type renderedResults struct {
 	first []string
 }
 
-// resultsMemoSize bounds the results remembered: past it, the memo
-// starts again empty.
-const resultsMemoSize = 64
-
-// results is the server's resultsMemo.
-var results resultsMemo
+// results is the server's resultsMemo, of at most 64 tournaments' results.
+var results = resultsMemo{memo[resultsKey, renderedResults]{size: 64}}
 
 // get returns d's results in the language of ctx, rendered once.
 func (m *resultsMemo) get(ctx context.Context, d db.TournamentDetail) (renderedResults, error) {
 	k := resultsKey{lang: views.Lang(ctx), id: d.ID, sum: tournamentSum(d)}
-	m.mu.Lock()
-	r, ok := m.m[k]
-	m.mu.Unlock()
-	if ok {
-		return r, nil
-	}
-	res, first, err := tournamentResults(ctx, d)
-	if err != nil {
-		return renderedResults{}, err
-	}
-	var b strings.Builder
-	if err := views.TournamentResultsView(res).Render(ctx, &b); err != nil {
-		return renderedResults{}, err
-	}
-	r = renderedResults{html: b.String(), first: first}
-	m.mu.Lock()
-	if m.m == nil || len(m.m) >= resultsMemoSize {
-		m.m = map[resultsKey]renderedResults{}
-	}
-	m.m[k] = r
-	m.mu.Unlock()
-	return r, nil
+	return m.memo.get(k, func() (renderedResults, error) {
+		res, first, err := tournamentResults(ctx, d)
+		if err != nil {
+			return renderedResults{}, err
+		}
+		var b strings.Builder
+		if err := views.TournamentResultsView(res).Render(ctx, &b); err != nil {
+			return renderedResults{}, err
+		}
+		return renderedResults{html: b.String(), first: first}, nil
+	})
 }
 
 // tournamentSum is a checksum of what d's results show: its format,
