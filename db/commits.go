@@ -184,16 +184,16 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 		l.settled = true
 	}
 	l.mu.Unlock()
-	if w := wideTables[d.TableName]; w != 0 && d.DatabaseName == "main" {
+	if w := wideTables[d.TableName]; w != 0 {
 		l.mu.Lock()
 		l.wide |= w
 		l.mu.Unlock()
 	}
-	if d.TableName == "challenges" && d.DatabaseName == "main" {
+	if d.TableName == "challenges" {
 		l.recordChallenge(d)
 		return
 	}
-	if d.TableName == "matches" && d.DatabaseName == "main" {
+	if d.TableName == "matches" {
 		l.mu.Lock()
 		for _, id := range rowIDs(d) {
 			l.matches[id] = struct{}{}
@@ -202,7 +202,7 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 		return
 	}
 	t, ok := pageTables[d.TableName]
-	if !ok || d.DatabaseName != "main" {
+	if !ok {
 		return
 	}
 	var ids []int64

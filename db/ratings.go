@@ -168,30 +168,20 @@ func (db *DB) Ratings(ctx context.Context, userID int64, now time.Time) ([]Playe
 
 // ratingsRead reads what Ratings returns.
 func (db *DB) ratingsRead(ctx context.Context, userID int64, now time.Time) ([]PlayerRating, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT game, rating, rd, volatility, games, updated_at FROM ratings WHERE user_id = ? ORDER BY game`, userID)
+	rows, err := db.read.QueryContext(ctx, `SELECT user_id, game, rating, rd, volatility, games, updated_at
+		FROM ratings WHERE user_id = ? ORDER BY game`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: ratings: %w", err)
 	}
-	defer rows.Close()
-	var out []PlayerRating
-	for rows.Next() {
-		r := PlayerRating{UserID: userID}
-		var last int64
-		if err := rows.Scan(&r.Game, &r.Rating, &r.RD, &r.Volatility, &r.Games, &last); err != nil {
-			return nil, err
-		}
-		r.LastGame = fromUnix(last)
-		out = append(out, r.at(now))
-	}
-	return out, rows.Err()
+	byPlayer, err := ratingRows(rows, now)
+	return byPlayer[userID], err
 }
 
 // ratingsOfPlayers reads the ratings of the players ids at now, as
 // Ratings gives each, in one read: by player id, each player's by game.
 func (db *DB) ratingsOfPlayers(ctx context.Context, ids []int64, now time.Time) (map[int64][]PlayerRating, error) {
-	out := make(map[int64][]PlayerRating, len(ids))
 	if len(ids) == 0 {
-		return out, nil
+		return map[int64][]PlayerRating{}, nil
 	}
 	in, args := idList(ids, 50)
 	rows, err := db.read.QueryContext(ctx, `SELECT user_id, game, rating, rd, volatility, games, updated_at
@@ -199,7 +189,14 @@ func (db *DB) ratingsOfPlayers(ctx context.Context, ids []int64, now time.Time) 
 	if err != nil {
 		return nil, fmt.Errorf("db: ratings: %w", err)
 	}
+	return ratingRows(rows, now)
+}
+
+// ratingRows reads ratings rows (user_id, game, rating, rd, volatility,
+// games, updated_at) at now, by player in the rows' order, and closes them.
+func ratingRows(rows *sql.Rows, now time.Time) (map[int64][]PlayerRating, error) {
 	defer rows.Close()
+	out := map[int64][]PlayerRating{}
 	for rows.Next() {
 		var r PlayerRating
 		var last int64
