@@ -60,3 +60,8 @@ func PreparedReads(store *DB) int {
 	defer store.read.cache.mu.Unlock()
 	return len(store.read.cache.stmts)
 }
+
+// StoredGame reads game id from SQLite, past every cache.
+func StoredGame(ctx context.Context, store *DB, id int64) (Game, error) {
+	return gameByID(ctx, store.read, id)
+}

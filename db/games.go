@@ -125,38 +125,83 @@ type Move struct {
 	CreatedAt time.Time
 }
 
+// gameMoving are the columns of a game's own row that playing it can
+// change, in the order scanMoving reads them.
+const gameMoving = `g.state, g.ply, g.to_move, g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason,
+	g.days_per_move, g.deadline, COALESCE(g.armistice_by, -1), g.last_move, g.updated_at, g.ended_at,
+	g.clock, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply,
+	COALESCE(g.armistice_declined, -1), COALESCE(g.takeback_by, -1), COALESCE(g.takeback_declined, 0), g.taken_back`
+
 const gameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swapped,
-	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.state, g.ply, g.to_move,
-	g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason, g.days_per_move, g.deadline,
-	COALESCE(g.armistice_by, -1), g.last_move, g.created_at, g.updated_at, g.ended_at, m.variant,
-	g.clock, m.bank_initial_s, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply,
-	COALESCE(g.armistice_declined, -1), COALESCE(g.takeback_by, -1), COALESCE(g.takeback_declined, 0),
-	COALESCE((SELECT c.takebacks FROM challenges c WHERE c.match_id = g.match_id ORDER BY c.id LIMIT 1), 0), g.taken_back
+	g.side0_id, u0.name, g.side1_id, u1.name, g.seed, g.start_state, g.created_at, m.variant, m.bank_initial_s,
+	COALESCE((SELECT c.takebacks FROM challenges c WHERE c.match_id = g.match_id ORDER BY c.id LIMIT 1), 0),
+	` + gameMoving + `
 	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
 
-func scanGame(row interface{ Scan(...any) error }) (Game, error) {
-	var g Game
-	var toMove, winner, armistice, declined, takeback int
-	var deadline, created, updated, bi, ba, bm, b0, b1, turn int64
-	var ended sql.NullInt64
-	var reason string
-	err := row.Scan(&g.ID, &g.MatchID, &g.Number, &g.Game, &g.Variant, &g.Swapped,
-		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &g.State,
-		&g.Ply, &toMove, &g.Status, &winner, &g.Score[0], &g.Score[1], &reason, &g.DaysPerMove, &deadline,
-		&armistice, &g.LastMove, &created, &updated, &ended, &g.MatchVariant,
-		&g.Clock.Kind, &bi, &ba, &bm, &b0, &b1, &turn, &g.TurnPly, &declined,
-		&takeback, &g.TakebackDeclined, &g.Takebacks, &g.TakenBack)
+// gameRefresh reads again what playing game ?1 can change (gameMoving).
+const gameRefresh = `SELECT ` + gameMoving + ` FROM games g WHERE g.id = ?`
+
+// movingColumns receives a game's gameMoving columns and sets them on a
+// Game.
+type movingColumns struct {
+	toMove, winner, armistice, declined, takeback   int
+	deadline, updated, ba, bm, b0, b1, turn, daysPM int64
+	ended                                           sql.NullInt64
+	reason                                          string
+}
+
+// dest are the scan destinations of gameMoving, in its order: into g and
+// into c, which set finishes.
+func (c *movingColumns) dest(g *Game) []any {
+	return []any{&g.State, &g.Ply, &c.toMove, &g.Status, &c.winner, &g.Score[0], &g.Score[1], &c.reason,
+		&g.DaysPerMove, &c.deadline, &c.armistice, &g.LastMove, &c.updated, &c.ended,
+		&g.Clock.Kind, &c.ba, &c.bm, &c.b0, &c.b1, &c.turn, &g.TurnPly,
+		&c.declined, &c.takeback, &g.TakebackDeclined, &g.TakenBack}
+}
+
+// set converts what dest scanned into g's fields.
+func (c *movingColumns) set(g *Game) {
+	g.Clock.DaysPerMove = 0
 	if g.Clock.Kind == "move" {
 		g.Clock.DaysPerMove = g.DaysPerMove
 	}
-	g.Clock.BankInitial, g.Clock.BankAdd, g.Clock.BankMax = secs(bi), secs(ba), secs(bm)
-	g.Bank = [2]time.Duration{secs(b0), secs(b1)}
-	g.TurnStarted = fromUnix(turn)
-	g.ToMove, g.Winner, g.ArmisticeBy = rules.Side(toMove), rules.Side(winner), rules.Side(armistice)
-	g.ArmisticeDeclined, g.TakebackBy = rules.Side(declined), rules.Side(takeback)
-	g.Reason = rules.Reason(reason)
-	g.Deadline, g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(deadline), fromUnix(created), fromUnix(updated), fromNullUnix(ended)
+	g.Clock.BankAdd, g.Clock.BankMax = secs(c.ba), secs(c.bm)
+	g.Bank = [2]time.Duration{secs(c.b0), secs(c.b1)}
+	g.TurnStarted = fromUnix(c.turn)
+	g.ToMove, g.Winner, g.ArmisticeBy = rules.Side(c.toMove), rules.Side(c.winner), rules.Side(c.armistice)
+	g.ArmisticeDeclined, g.TakebackBy = rules.Side(c.declined), rules.Side(c.takeback)
+	g.Reason = rules.Reason(c.reason)
+	g.Deadline, g.UpdatedAt, g.EndedAt = fromUnix(c.deadline), fromUnix(c.updated), fromNullUnix(c.ended)
+}
+
+func scanGame(row interface{ Scan(...any) error }) (Game, error) {
+	var g Game
+	var c movingColumns
+	var created, bi int64
+	dest := append([]any{&g.ID, &g.MatchID, &g.Number, &g.Game, &g.Variant, &g.Swapped,
+		&g.Side[0].ID, &g.Side[0].Name, &g.Side[1].ID, &g.Side[1].Name, &g.Seed, &g.StartState, &created, &g.MatchVariant, &bi,
+		&g.Takebacks}, c.dest(&g)...)
+	err := row.Scan(dest...)
+	c.set(&g)
+	g.Clock.BankInitial = secs(bi)
+	g.CreatedAt = fromUnix(created)
 	return g, err
+}
+
+// refreshGame reads again, within tx, what playing g can have changed
+// since g was read (gameMoving): its players, its match and its start
+// stay as they were. Errors: KindNotFound.
+func refreshGame(ctx context.Context, q queryer, g Game) (Game, error) {
+	var c movingColumns
+	err := q.QueryRowContext(ctx, gameRefresh, g.ID).Scan(c.dest(&g)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, Errorf(KindNotFound, "No such game.")
+	}
+	if err != nil {
+		return Game{}, fmt.Errorf("db: game %d: %w", g.ID, err)
+	}
+	c.set(&g)
+	return g, nil
 }
 
 func gameByID(ctx context.Context, q queryer, id int64) (Game, error) {
@@ -590,7 +635,9 @@ func (db *DB) inGame(ctx context.Context, id, userID int64, ply int, now time.Ti
 		if err := fn(tx, g, st, side); err != nil {
 			return Game{}, err
 		}
-		g, err = gameByID(ctx, tx, id)
+		// Only the game's own row changed: its players, its match and
+		// its start are as read above.
+		g, err = refreshGame(ctx, tx, g)
 		if err != nil {
 			return Game{}, err
 		}
