@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/trench-games/trench/rules"
@@ -504,17 +505,23 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 		return nil, err
 	}
 	res := next.Result()
-	// The mover is back if the server had put them on vacation; their
-	// bank pays for the time the move took.
-	if err := endAutoVacation(ctx, tx, userID, now); err != nil {
-		return nil, err
-	}
-	vs, err := vacationsOf(ctx, tx, userID, g.TurnStarted)
+	// Both players' vacations that reach into this turn, in one read.
+	vs, err := turnVacations(ctx, tx, g, g.TurnStarted)
 	if err != nil {
 		return nil, err
 	}
+	// The mover is back if the server had put them on vacation; their
+	// bank pays for the time the move took.
+	if slices.ContainsFunc(vs[side], func(v Vacation) bool { return v.Open && v.Auto && v.End.After(now) }) {
+		if err := endAutoVacation(ctx, tx, userID, now); err != nil {
+			return nil, err
+		}
+		if vs, err = turnVacations(ctx, tx, g, g.TurnStarted); err != nil {
+			return nil, err
+		}
+	}
 	banks := g.Bank
-	banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs))
+	banks[side] = g.Clock.afterMove(g.Bank[side], used(g.TurnStarted, now, vs[side]))
 	toMove := next.ToMove()
 	turnPly := g.TurnPly
 	if toMove != side {
@@ -522,9 +529,10 @@ func applyMove(ctx context.Context, tx *Tx, g Game, st rules.State, side rules.S
 	}
 	var dl time.Time
 	if toMove.Valid() {
-		if dl, err = deadlineFor(ctx, tx, g.Side[toMove].ID, now, now, g.Clock.allowance(banks[toMove])); err != nil {
-			return nil, err
-		}
+		// deadlineFor's, from the vacations read above: those that
+		// end after now.
+		ahead := slices.DeleteFunc(slices.Clone(vs[toMove]), func(v Vacation) bool { return !v.End.After(now) })
+		dl = runsOut(now, now, g.Clock.allowance(banks[toMove]), ahead)
 	}
 	if err := updateGame(ctx, tx, g, now, `state = ?, ply = ?, to_move = ?, last_move = ?, deadline = ?, armistice_by = NULL, score0 = ?, score1 = ?,
 		bank0_s = ?, bank1_s = ?, turn_started = ?, turn_ply = ?, takeback_by = NULL,

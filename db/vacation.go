@@ -51,6 +51,34 @@ func vacationsOf(ctx context.Context, q queryer, userID int64, since time.Time) 
 	return out, rows.Err()
 }
 
+// turnVacations returns the vacations of each side of g (by side) that
+// end after since, oldest first, as vacationsOf does for each, in one
+// read.
+func turnVacations(ctx context.Context, q queryer, g Game, since time.Time) ([2][]Vacation, error) {
+	var out [2][]Vacation
+	rows, err := q.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
+		FROM vacations WHERE user_id IN (?, ?) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		g.Side[0].ID, g.Side[1].ID, unix(since))
+	if err != nil {
+		return out, fmt.Errorf("db: vacations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var user, start, end int64
+		var v Vacation
+		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
+			return out, err
+		}
+		v.Start, v.End = fromUnix(start), fromUnix(end)
+		for s, p := range g.Side {
+			if p.ID == user {
+				out[s] = append(out[s], v)
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
 // deadlineFor is when userID runs out of time on a turn started at start
 // with allowance, seen from now (their vacations stop the clock).
 func deadlineFor(ctx context.Context, q queryer, userID int64, start, now time.Time, allowance time.Duration) (time.Time, error) {
