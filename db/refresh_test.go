@@ -20,7 +20,7 @@ func TestAGameAfterEachChangeIsAsStored(t *testing.T) {
 	store, _ := open(t)
 	u := users(t, store, "ann", "bob")
 	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: u[0].ID, Game: "trench", Variant: "match", Color: "0",
-		Clock: db.TimeControl{Kind: "bank", BankInitial: 3 * 24 * time.Hour, BankAdd: 24 * time.Hour, BankMax: 5 * 24 * time.Hour},
+		Clock:     db.TimeControl{Kind: "bank", BankInitial: 3 * 24 * time.Hour, BankAdd: 24 * time.Hour, BankMax: 5 * 24 * time.Hour},
 		Takebacks: "on"}, t0)
 	if err != nil {
 		t.Fatal(err)
