@@ -94,8 +94,9 @@ func parseArchiveKey(s string) (archiveKey, error) {
 // links between pages carry cursors (keyset pagination), and only the
 // count and a page number without a cursor count, up to the cap.
 // Errors: KindInvalid for a result filter that needs a player without one,
-// an unknown result filter, or a malformed cursor; KindNotFound for an
-// unknown player.
+// an unknown result filter or rules (f.Variant), or a malformed cursor;
+// KindNotFound for an unknown player. Rules of another game than f.Game
+// give an empty page.
 // What it returns is remembered until a commit changes what the settled
 // reads show (remember).
 func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
@@ -115,7 +116,20 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		args = append(args, f.Game)
 	}
 	if f.Variant != "" {
-		// The match's variant, kept on the game (games_archive_rules).
+		// The match's variant, kept on the game (games_archive_rules,
+		// which orders a game's games of each set of rules): a set of
+		// rules chosen alone names its game too, so that the index
+		// gives the order and no game row is read to test it.
+		games := variantGames(f.Variant)
+		switch {
+		case len(games) == 0:
+			return out, Errorf(KindInvalid, "Unknown rules %q.", f.Variant)
+		case f.Game == "" && len(games) == 1:
+			where = append(where, "g.game = ?")
+			args = append(args, games[0])
+		case f.Game != "" && !slices.Contains(games, f.Game):
+			return out, nil // rules of another game: no game has them
+		}
 		where = append(where, "COALESCE(g.match_variant, g.variant) = ?")
 		args = append(args, f.Variant)
 	}
@@ -142,7 +156,14 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	case "drawn":
 		where = append(where, "g.winner = -1")
 	case "decisive":
-		where = append(where, "g.winner IN (0, 1)")
+		if playerID == 0 {
+			// Each winner's games in order along games_archive_result,
+			// merged, as each side's games are for a player.
+			parts = []string{" AND g.winner = 0", " AND g.winner = 1"}
+			partArgs = [][]any{nil, nil}
+		} else {
+			where = append(where, "g.winner IN (0, 1)")
+		}
 	case "won", "lost":
 		if playerID == 0 {
 			if f.Result == "won" {
@@ -404,4 +425,19 @@ func (db *DB) playerRecordsRead(ctx context.Context, userID int64) ([]Record, er
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// variantGames are the keys of the games whose rules (variants) include
+// key, for a filter by rules alone.
+func variantGames(key string) []string {
+	var out []string
+	for _, e := range rules.Engines() {
+		for _, v := range e.Variants() {
+			if v.Key == key {
+				out = append(out, e.Key())
+				break
+			}
+		}
+	}
+	return out
 }

@@ -179,7 +179,7 @@ func TestArchiveCursorPages(t *testing.T) {
 // Every filter of a player's archive (a game, rules, a result) lists, over
 // its numbered pages, exactly the player's finished games it should,
 // newest first, and counts them.
-func TestArchiveOfAPlayerByEveryFilter(t *testing.T) {
+func TestArchiveByEveryFilter(t *testing.T) {
 	ctx := context.Background()
 	store, path, res := filledStore(t, 1500)
 	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
@@ -196,9 +196,15 @@ func TestArchiveOfAPlayerByEveryFilter(t *testing.T) {
 		{Player: res.Heaviest, Result: "drawn"}, {Player: res.Heaviest, Result: "decisive"},
 		{Player: res.Heaviest, Game: "trench"}, {Player: res.Heaviest, Game: "cards", Result: "won"},
 		{Player: res.Heaviest, Game: "trench", Variant: "single"}, {Player: res.Heaviest, Variant: "long", Result: "lost"},
+		{Variant: "single"}, {Variant: "long", Result: "drawn"}, {Result: "decisive"}, {Game: "trench", Result: "decisive"},
+		{Variant: "short", Result: "decisive"},
 	} {
 		// What the filter means, read the simple way.
-		q := `SELECT id FROM games WHERE status = 'finished' AND (side0_id = ?1 OR side1_id = ?1)`
+		q := `SELECT id FROM games WHERE status = 'finished' AND (?1 = 0 OR side0_id = ?1 OR side1_id = ?1)`
+		player := player
+		if f.Player == "" {
+			player = 0
+		}
 		switch f.Result {
 		case "won":
 			q += ` AND ((side0_id = ?1 AND winner = 0) OR (side1_id = ?1 AND winner = 1))`
@@ -252,5 +258,12 @@ func TestArchiveOfAPlayerByEveryFilter(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%+v: listed %d games, want %d (%v…, want %v…)", f, len(got), len(want), got[:min(5, len(got))], want[:min(5, len(want))])
 		}
+	}
+	// Rules no game has are refused; rules of another game list nothing.
+	if _, err := store.Archive(ctx, db.ArchiveFilter{Variant: "nosuchrules"}); db.KindOf(err) != db.KindInvalid {
+		t.Errorf("unknown rules: %v, want KindInvalid", err)
+	}
+	if p, err := store.Archive(ctx, db.ArchiveFilter{Game: "cards", Variant: "single"}); err != nil || p.Total != 0 || len(p.Rows) != 0 {
+		t.Errorf("the cards with TRENCH's rules: %d games (%d listed), %v; want none", p.Total, len(p.Rows), err)
 	}
 }

@@ -59,7 +59,7 @@ func TestEveryPageQueryUsesAnIndex(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	for _, f := range []db.ArchiveFilter{{}, {Game: "trench"}, {Game: "trench", Variant: "single"}, {Result: "drawn"},
+	for _, f := range []db.ArchiveFilter{{}, {Game: "trench"}, {Game: "trench", Variant: "single"}, {Variant: "single"}, {Variant: "match"}, {Result: "drawn"}, {Result: "decisive"},
 		{Player: res.Heaviest}, {Player: "admin"}, {Player: res.Heaviest, Result: "won"}, {Page: 100}, {Page: 1 << 20}} {
 		run(fmt.Sprintf("archive %+v", f), func() error { _, err := store.Archive(ctx, f); return err })
 	}

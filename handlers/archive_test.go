@@ -113,6 +113,9 @@ func TestArchiveFiltersAndPages(t *testing.T) {
 		{"?player=alice&result=lost", []int64{g1.ID}},
 		{"?result=drawn", []int64{id4}},
 		{"?result=decisive&player=carol", []int64{g3.ID, g2.ID}},
+		{"?variant=bga", []int64{g2.ID}},
+		{"?result=decisive", []int64{g3.ID, g2.ID, g1.ID}},
+		{"?game=trenches&variant=bga", nil},
 	}
 	for _, tc := range cases {
 		got := archiveIDs(t, v, tc.query)
@@ -134,7 +137,7 @@ func TestArchiveFiltersAndPages(t *testing.T) {
 		}
 	}
 	// Bad filters are 4xx, not 500.
-	for _, q := range []string{"?result=won", "?page=0", "?page=x", "?game=chess", "?result=maybe"} {
+	for _, q := range []string{"?result=won", "?page=0", "?page=x", "?game=chess", "?result=maybe", "?variant=nosuchrules"} {
 		v.Get("/archive" + q)
 		if v.Status < 400 || v.Status >= 500 {
 			t.Errorf("/archive%s: status %d", q, v.Status)
