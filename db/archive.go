@@ -72,6 +72,14 @@ type ArchivePage struct {
 	Older, Newer string
 }
 
+// archiveMarks are how many games a filter of the archive lists, counted
+// up to ArchiveCountCap + 1, and the key of the first game of each page
+// among them (starts[n-1] begins page n).
+type archiveMarks struct {
+	total  int
+	starts []archiveKey
+}
+
 // archiveKey is where a game stands in the archive's order: by end, then
 // by id.
 type archiveKey struct{ ended, id int64 }
@@ -180,26 +188,46 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		return out, Errorf(KindInvalid, "Unknown result filter %q.", f.Result)
 	}
 	cond := strings.Join(where, " AND ")
-	// The count is the same for every page of a filter: remembered
-	// apart from the pages. A player's is the sum of each side's.
-	var counts []string
-	var countArgs []any
+	// The count, and where each page up to the cap begins (the key of
+	// its first game), are the same for every page of a filter: read
+	// once, in the archive's order, and remembered apart from the pages,
+	// so that a page asked for by its number alone starts at its key
+	// instead of skipping the games before it.
+	var sel []string
+	var markArgs []any
 	for i, p := range parts {
-		counts = append(counts, `(SELECT COUNT(*) FROM (SELECT 1 FROM `+from+` WHERE `+cond+p+` LIMIT ?))`)
-		countArgs = append(append(append(countArgs, args...), partArgs[i]...), ArchiveCountCap+1)
+		sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p)
+		markArgs = append(append(markArgs, args...), partArgs[i]...)
 	}
-	q := `SELECT ` + strings.Join(counts, " + ")
-	total, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive count %s %v", q, countArgs), same[int],
-		func(ctx context.Context) (n int, err error) {
-			if err := db.read.QueryRowContext(ctx, q, countArgs...).Scan(&n); err != nil {
-				return 0, fmt.Errorf("db: archive count: %w", err)
+	mq := strings.Join(sel, " UNION ALL ") + ` ORDER BY 1 DESC, 2 DESC LIMIT ?`
+	markArgs = append(markArgs, ArchiveCountCap+1)
+	m, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive marks %s %v", mq, markArgs), same[archiveMarks],
+		func(ctx context.Context) (archiveMarks, error) {
+			var m archiveMarks
+			rows, err := db.read.QueryContext(ctx, mq, markArgs...)
+			if err != nil {
+				return m, fmt.Errorf("db: archive count: %w", err)
 			}
-			return n, nil
+			defer rows.Close()
+			for rows.Next() {
+				var k archiveKey
+				if err := rows.Scan(&k.ended, &k.id); err != nil {
+					return m, fmt.Errorf("db: archive count: %w", err)
+				}
+				if m.total%ArchivePageSize == 0 {
+					m.starts = append(m.starts, k)
+				}
+				m.total++
+			}
+			if err := rows.Err(); err != nil {
+				return m, fmt.Errorf("db: archive count: %w", err)
+			}
+			return m, nil
 		})
 	if err != nil {
 		return out, err
 	}
-	out.Total = total
+	out.Total = m.total
 	if out.Total > ArchiveCountCap {
 		out.Total, out.Capped = ArchiveCountCap, true
 	}
@@ -268,7 +296,13 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		if !out.Capped {
 			out.Page = ClampPage(out.Page, out.Total)
 		}
-		if page, err = keys("", nil, false, ArchivePageSize, (out.Page-1)*ArchivePageSize); err != nil {
+		if out.Page-1 < len(m.starts) {
+			start := m.starts[out.Page-1]
+			page, err = keys(` AND (g.ended_at, g.id) <= (?, ?)`, []any{start.ended, start.id}, false, ArchivePageSize, 0)
+		} else {
+			page, err = keys("", nil, false, ArchivePageSize, (out.Page-1)*ArchivePageSize)
+		}
+		if err != nil {
 			return out, err
 		}
 	}
