@@ -48,6 +48,7 @@ type DB struct {
 	socials      genCache[[2]int64, string]      // SocialVersion by game and match, under writeLog.socialGen
 	reads        readCache                       // the pages' heavier reads, under writeLog.commitGen or settledGen
 	activeRated  activeRatedCache                // leaderCounts' active players by game, under writeLog.ratingGen
+	leaderMarks  leaderMarksCache                // where the leaderboards' pages begin, by game, under writeLog.ratingGen
 	outsideMu    sync.Mutex
 	outsideObs   []func()
 	stopWatch    chan struct{} // closed by Close: watchOutside ends

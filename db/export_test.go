@@ -65,3 +65,11 @@ func PreparedReads(store *DB) int {
 func StoredGame(ctx context.Context, store *DB, id int64) (Game, error) {
 	return gameByID(ctx, store.read, id)
 }
+
+// MarkLeaderboardsFrom makes the leaderboards read their pages from marks
+// every lines apart from line from of each part on, until restore.
+func MarkLeaderboardsFrom(from, every int) (restore func()) {
+	f, e := leaderMarkFrom, leaderMarkEvery
+	leaderMarkFrom, leaderMarkEvery = from, every
+	return func() { leaderMarkFrom, leaderMarkEvery = f, e }
+}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -121,6 +122,95 @@ func (db *DB) leaderCounts(ctx context.Context, game string, now time.Time) (Lea
 	return c, nil
 }
 
+// leaderMarkFrom is the first line, within a part of a leaderboard, that
+// a page reads from the marks (leaderMarks) rather than by skipping the
+// lines before it: before it the skip is short. leaderMarkEvery is how
+// many lines apart the marks are. (Variables for the tests.)
+var leaderMarkFrom, leaderMarkEvery = 500, ArchivePageSize
+
+// leaderKey is a line's place in a leaderboard's order: rating down, then
+// user id up (ratings_rank).
+type leaderKey struct {
+	rating float64
+	userID int64
+}
+
+// leaderMarks are where the lines of a game's leaderboard begin, every
+// leaderMarkEvery lines of each part: est[i] is the established part's
+// line i*leaderMarkEvery, prov[i] the provisional part's. They hold under
+// generation gen (writeLog.ratingGen: no rating changed) for the moments
+// from from to until (unix seconds): until then no rating leaves either
+// part or moves between them.
+type leaderMarks struct {
+	gen         uint64
+	from, until int64
+	est, prov   []leaderKey
+}
+
+// leaderMarksCache keeps one leaderMarks per game.
+type leaderMarksCache struct {
+	mu    sync.Mutex
+	games map[string]leaderMarks
+}
+
+// leaderMarksOf returns game's leaderMarks at now: read once along
+// ratings_rank (every rating of the game, index entries only), then kept
+// while they hold.
+func (db *DB) leaderMarksOf(ctx context.Context, game string, now time.Time) (leaderMarks, error) {
+	gen, at := db.log.ratingGen.Load(), unix(now)
+	c := &db.leaderMarks
+	c.mu.Lock()
+	m, ok := c.games[game]
+	c.mu.Unlock()
+	if ok && m.gen == gen && m.from <= at && at <= m.until {
+		return m, nil
+	}
+	m = leaderMarks{gen: gen, from: at, until: 1<<63 - 1}
+	since := leaderSince(now)
+	rows, err := db.read.QueryContext(ctx, `SELECT r.rating, r.user_id, r.listed_until, r.updated_at FROM ratings r
+		WHERE r.game = ? ORDER BY r.rating DESC, r.user_id`, game)
+	if err != nil {
+		return m, fmt.Errorf("db: leaderboard: %w", err)
+	}
+	defer rows.Close()
+	var est, prov int
+	for rows.Next() {
+		var k leaderKey
+		var listed, updated int64
+		if err := rows.Scan(&k.rating, &k.userID, &listed, &updated); err != nil {
+			return m, fmt.Errorf("db: leaderboard: %w", err)
+		}
+		switch {
+		case listed >= at:
+			// Established until listed_until passes.
+			if est%leaderMarkEvery == 0 {
+				m.est = append(m.est, k)
+			}
+			est++
+			m.until = min(m.until, listed)
+		case updated >= since:
+			// Provisional until its last rated game is too old.
+			if prov%leaderMarkEvery == 0 {
+				m.prov = append(m.prov, k)
+			}
+			prov++
+		}
+		if updated >= since {
+			m.until = min(m.until, updated+LeaderboardDays*86400)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m, fmt.Errorf("db: leaderboard: %w", err)
+	}
+	c.mu.Lock()
+	if c.games == nil {
+		c.games = map[string]leaderMarks{}
+	}
+	c.games[game] = m
+	c.mu.Unlock()
+	return m, nil
+}
+
 // leaderRows reads limit lines of game's leaderboard at now from offset
 // within its part (established or provisional, of total lines), in rating
 // order along ratings_rank: from the part's lowest rating up when that end
@@ -136,15 +226,35 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 	// (the inner query reads only its columns); the rows and the names
 	// are read for the page's own lines.
 	order := `r.rating DESC, r.user_id`
-	back, offset, limit := fromEnd(offset, limit, total)
+	// Far down a part, the page starts at the nearest mark before it
+	// and skips fewer than leaderMarkEvery lines; otherwise it skips
+	// from the nearer end of the part.
+	from := leaderKey{rating: math.Inf(1)}
+	if offset >= leaderMarkFrom && offset < total {
+		m, err := db.leaderMarksOf(ctx, game, now)
+		if err != nil {
+			return nil, err
+		}
+		marks := m.est
+		if provisional {
+			marks = m.prov
+		}
+		if i := offset / leaderMarkEvery; i < len(marks) {
+			from, offset = marks[i], offset%leaderMarkEvery
+		}
+	}
+	back := false
+	if math.IsInf(from.rating, 1) {
+		back, offset, limit = fromEnd(offset, limit, total)
+	}
 	if back {
 		order = `r.rating, r.user_id DESC`
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT r.user_id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
-		FROM (SELECT r.user_id FROM ratings r WHERE `+where+`
+		FROM (SELECT r.user_id FROM ratings r WHERE `+where+` AND r.rating <= ?6 AND (r.rating < ?6 OR r.user_id >= ?7)
 			ORDER BY `+order+` LIMIT ?4 OFFSET ?5) k
 		JOIN ratings r ON r.user_id = k.user_id AND r.game = ?1
-		JOIN users u ON u.id = r.user_id`, game, unix(now), leaderSince(now), limit, offset)
+		JOIN users u ON u.id = r.user_id`, game, unix(now), leaderSince(now), limit, offset, from.rating, from.userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: leaderboard: %w", err)
 	}

@@ -249,6 +249,27 @@ func TestPagesFromEitherEndAgree(t *testing.T) {
 			page, _, err := store.Leaderboard(ctx, game, t0, off, size)
 			return page, err
 		}, func(a, b db.LeaderRow) bool { return a == b })
+		// Read from the marks of where every fourth line begins, at
+		// moments as ratings leave the established part and the
+		// leaderboard (the deviations widen meanwhile): the marks of a
+		// moment before must not serve one after.
+		for _, later := range []time.Duration{time.Second, 10 * 24 * time.Hour, 40 * 24 * time.Hour, 95 * 24 * time.Hour} {
+			at := t0.Add(later)
+			_, counts, err := store.Leaderboard(ctx, game, at, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, _, err := store.Leaderboard(ctx, game, at, 0, counts.Lines())
+			if err != nil {
+				t.Fatal(err)
+			}
+			restore := db.MarkLeaderboardsFrom(0, 4)
+			pagesAgree(t, fmt.Sprintf("%s leaderboard %s later from its marks", game, later), all, size, func(off int) ([]db.LeaderRow, error) {
+				page, _, err := store.Leaderboard(ctx, game, at, off, size)
+				return page, err
+			}, func(a, b db.LeaderRow) bool { return a == b })
+			restore()
+		}
 	}
 }
 
