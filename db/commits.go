@@ -59,11 +59,11 @@ const (
 	// row, the ratings of its match's games (writeLog.ratingMatches); a
 	// rated game's end, those of its two players' games
 	// (writeLog.ratingPlayers; the ratings and rating_changes tables are
-	// WITHOUT ROWID, which the pre-update hook does not see: their one
-	// writer, rateGame, tells the log).
+	// WITHOUT ROWID, for which the pre-update hook gives no row id: their
+	// one writer, rateGame, tells the log whose they are).
 	changedRatings
-	// changedPlans: the conditional moves of a game (WITHOUT ROWID, which
-	// the hook does not see: execPlans marks its transaction); moves
+	// changedPlans: the conditional moves of a game (WITHOUT ROWID, for
+	// which the hook gives no row id: execPlans marks its transaction); moves
 	// writeLog.planGen on.
 	changedPlans
 	// changedSocial: what a game's SocialVersion is read from (its
@@ -116,8 +116,8 @@ type writeLog struct {
 	// played says the transaction wrote a row outside the background
 	// searches' own (background), sawBackground that it wrote one of
 	// theirs: a transaction that wrote theirs alone leaves playGen where
-	// it is. One the hook saw nothing of (WITHOUT ROWID tables alone, say)
-	// moves it.
+	// it is. One the hook saw nothing of (a transaction that wrote no
+	// row) moves it.
 	played, sawBackground bool
 
 	// accountGen and gameGen count the committed transactions that made
@@ -327,7 +327,8 @@ func rowIDs(d sqlite.SQLitePreUpdateData) []int64 {
 	return []int64{d.OldRowID, d.NewRowID}
 }
 
-// mark records a wide change the hook cannot see (a WITHOUT ROWID table).
+// mark records a wide change the hook cannot tell apart (a WITHOUT ROWID
+// table, for which it gives no row id).
 func (l *writeLog) mark(w uint8) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -185,8 +185,8 @@ type planned struct {
 }
 
 // execPlans runs a statement that writes conditional_moves in tx, marking
-// the transaction: the pre-update hook does not see that WITHOUT ROWID
-// table, and what PlanOf remembers must follow every write to it.
+// the transaction: the pre-update hook gives no row id for that WITHOUT
+// ROWID table, and what PlanOf remembers must follow every write to it.
 func execPlans(ctx context.Context, tx *Tx, query string, args ...any) (sql.Result, error) {
 	tx.log.mark(changedPlans)
 	return tx.ExecContext(ctx, query, args...)

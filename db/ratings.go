@@ -134,9 +134,9 @@ func rateGame(ctx context.Context, tx *Tx, g Game, res rules.Result, now time.Ti
 		score = glicko2.Loss
 	}
 	a, b := glicko2.Game(before[0].glicko(), before[1].glicko(), score, glicko2.DefaultTau)
-	// The pre-update hook does not see these WITHOUT ROWID tables: what
-	// is remembered of these two players' ratings is forgotten after this
-	// commit.
+	// The pre-update hook gives no row id for these WITHOUT ROWID
+	// tables: what is remembered of these two players' ratings is
+	// forgotten after this commit, by their ids.
 	tx.log.ratedPlayers(g.Side[0].ID, g.Side[1].ID)
 	for i, after := range [2]glicko2.Rating{a, b} {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (user_id, game, rating, rd, volatility, games, updated_at)
