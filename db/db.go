@@ -47,8 +47,8 @@ type DB struct {
 	plans        genCache[[2]int64, planned]     // PlanOf by game and user, under writeLog.planGen
 	socials      genCache[[2]int64, string]      // SocialVersion by game and match, under writeLog.socialGen
 	reads        readCache                       // the pages' heavier reads, under writeLog.commitGen or settledGen
-	activeRated  activeRatedCache                // leaderCounts' active players by game, under writeLog.ratingGen
-	leaderMarks  leaderMarksCache                // where the leaderboards' pages begin, by game, under writeLog.ratingGen
+	activeRated  heldByGame[int]                 // leaderCounts' active players by game
+	leaderMarks  heldByGame[leaderMarks]         // where the leaderboards' pages begin, by game
 	outsideMu    sync.Mutex
 	outsideObs   []func()
 	stopWatch    chan struct{} // closed by Close: watchOutside ends

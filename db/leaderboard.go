@@ -58,51 +58,66 @@ func (c LeaderCounts) Lines() int { return c.Established + c.Provisional }
 // counts it.
 func leaderSince(now time.Time) int64 { return unix(now) - LeaderboardDays*86400 }
 
-// activeRatedCache remembers, per game, how many players have a rated
-// game in the last LeaderboardDays days: the count read at a moment holds
-// from that moment until the oldest of those games is LeaderboardDays
-// old, while no rating changes (writeLog.ratingGen).
-type activeRatedCache struct {
+// heldByGame keeps, per game, a value read at a moment that holds, while
+// no rating changes (writeLog.ratingGen), from that moment to a later
+// one: a game's active players (activeRatedPlayers), the marks of its
+// leaderboard (leaderMarksOf).
+type heldByGame[T any] struct {
 	mu    sync.Mutex
-	games map[string]activeRated
+	games map[string]held[T]
 }
 
-// activeRated is one game's count: n players, under generation gen, for
-// the moments from from to until (unix seconds).
-type activeRated struct {
+// held is one game's value v, under generation gen, for the moments from
+// from to until (unix seconds).
+type held[T any] struct {
 	gen         uint64
 	from, until int64
-	n           int
+	v           T
+}
+
+// get returns game's value when it holds under gen at at.
+func (c *heldByGame[T]) get(game string, gen uint64, at int64) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.games[game]
+	if !ok || h.gen != gen || at < h.from || at > h.until {
+		var zero T
+		return zero, false
+	}
+	return h.v, true
+}
+
+// put keeps v as game's value under gen from from to until.
+func (c *heldByGame[T]) put(game string, gen uint64, from, until int64, v T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.games == nil {
+		c.games = map[string]held[T]{}
+	}
+	c.games[game] = held[T]{gen, from, until, v}
 }
 
 // activeRatedPlayers returns how many players of game have finished a
 // rated game in the last LeaderboardDays days at now: counted along
-// ratings_game once, then remembered while it holds.
+// ratings_game once, then kept from that moment until the oldest of
+// those games is LeaderboardDays old, while no rating changes.
 func (db *DB) activeRatedPlayers(ctx context.Context, game string, now time.Time) (int, error) {
 	gen, at := db.log.ratingGen.Load(), unix(now)
-	c := &db.activeRated
-	c.mu.Lock()
-	a, ok := c.games[game]
-	c.mu.Unlock()
-	if ok && a.gen == gen && a.from <= at && at <= a.until {
-		return a.n, nil
+	if n, ok := db.activeRated.get(game, gen, at); ok {
+		return n, nil
 	}
+	var n int
 	var oldest sql.NullInt64
 	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), MIN(updated_at) FROM ratings WHERE game = ? AND updated_at >= ?`,
-		game, leaderSince(now)).Scan(&a.n, &oldest); err != nil {
+		game, leaderSince(now)).Scan(&n, &oldest); err != nil {
 		return 0, fmt.Errorf("db: leaderboard: %w", err)
 	}
-	a.gen, a.from, a.until = gen, at, at
+	until := at
 	if oldest.Valid {
-		a.until = oldest.Int64 + LeaderboardDays*86400
+		until = oldest.Int64 + LeaderboardDays*86400
 	}
-	c.mu.Lock()
-	if c.games == nil {
-		c.games = map[string]activeRated{}
-	}
-	c.games[game] = a
-	c.mu.Unlock()
-	return a.n, nil
+	db.activeRated.put(game, gen, at, until, n)
+	return n, nil
 }
 
 // leaderCounts counts game's listed players at now: the established in
@@ -137,35 +152,22 @@ type leaderKey struct {
 
 // leaderMarks are where the lines of a game's leaderboard begin, every
 // leaderMarkEvery lines of each part: est[i] is the established part's
-// line i*leaderMarkEvery, prov[i] the provisional part's. They hold under
-// generation gen (writeLog.ratingGen: no rating changed) for the moments
-// from from to until (unix seconds): until then no rating leaves either
-// part or moves between them.
+// line i*leaderMarkEvery, prov[i] the provisional part's.
 type leaderMarks struct {
-	gen         uint64
-	from, until int64
-	est, prov   []leaderKey
-}
-
-// leaderMarksCache keeps one leaderMarks per game.
-type leaderMarksCache struct {
-	mu    sync.Mutex
-	games map[string]leaderMarks
+	est, prov []leaderKey
 }
 
 // leaderMarksOf returns game's leaderMarks at now: read once along
 // ratings_rank (every rating of the game, index entries only), then kept
-// while they hold.
+// while they hold: until a rating changes, leaves either part or moves
+// from one to the other.
 func (db *DB) leaderMarksOf(ctx context.Context, game string, now time.Time) (leaderMarks, error) {
 	gen, at := db.log.ratingGen.Load(), unix(now)
-	c := &db.leaderMarks
-	c.mu.Lock()
-	m, ok := c.games[game]
-	c.mu.Unlock()
-	if ok && m.gen == gen && m.from <= at && at <= m.until {
+	if m, ok := db.leaderMarks.get(game, gen, at); ok {
 		return m, nil
 	}
-	m = leaderMarks{gen: gen, from: at, until: 1<<63 - 1}
+	var m leaderMarks
+	until := int64(1<<63 - 1)
 	since := leaderSince(now)
 	rows, err := db.read.QueryContext(ctx, `SELECT r.rating, r.user_id, r.listed_until, r.updated_at FROM ratings r
 		WHERE r.game = ? ORDER BY r.rating DESC, r.user_id`, game)
@@ -187,7 +189,7 @@ func (db *DB) leaderMarksOf(ctx context.Context, game string, now time.Time) (le
 				m.est = append(m.est, k)
 			}
 			est++
-			m.until = min(m.until, listed)
+			until = min(until, listed)
 		case updated >= since:
 			// Provisional until its last rated game is too old.
 			if prov%leaderMarkEvery == 0 {
@@ -196,18 +198,13 @@ func (db *DB) leaderMarksOf(ctx context.Context, game string, now time.Time) (le
 			prov++
 		}
 		if updated >= since {
-			m.until = min(m.until, updated+LeaderboardDays*86400)
+			until = min(until, updated+LeaderboardDays*86400)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return m, fmt.Errorf("db: leaderboard: %w", err)
 	}
-	c.mu.Lock()
-	if c.games == nil {
-		c.games = map[string]leaderMarks{}
-	}
-	c.games[game] = m
-	c.mu.Unlock()
+	db.leaderMarks.put(game, gen, at, until, m)
 	return m, nil
 }
 
