@@ -193,13 +193,25 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	// once, in the archive's order, and remembered apart from the pages,
 	// so that a page asked for by its number alone starts at its key
 	// instead of skipping the games before it.
-	var sel []string
-	var markArgs []any
-	for i, p := range parts {
-		sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p)
-		markArgs = append(append(markArgs, args...), partArgs[i]...)
+	// ordered is the keys of the filtered games past extra, in order (newest
+	// first unless asc): one compound query ordered as a whole, whose
+	// parts SQLite merges as each part's index gives them, stopping at
+	// the LIMIT that follows it.
+	ordered := func(extra string, extraArgs []any, asc bool) (string, []any) {
+		order := "DESC"
+		if asc {
+			order = "ASC"
+		}
+		var sel []string
+		var qargs []any
+		for i, p := range parts {
+			sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra)
+			qargs = append(append(append(qargs, args...), partArgs[i]...), extraArgs...)
+		}
+		return strings.Join(sel, " UNION ALL ") + ` ORDER BY 1 ` + order + `, 2 ` + order, qargs
 	}
-	mq := strings.Join(sel, " UNION ALL ") + ` ORDER BY 1 DESC, 2 DESC LIMIT ?`
+	mq, markArgs := ordered("", nil, false)
+	mq += ` LIMIT ?`
 	markArgs = append(markArgs, ArchiveCountCap+1)
 	m, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive marks %s %v", mq, markArgs), same[archiveMarks],
 		func(ctx context.Context) (archiveMarks, error) {
@@ -234,20 +246,8 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	// keys reads the keys of up to n games from the filtered ones, in
 	// order (newest first unless asc), after the extra condition.
 	keys := func(extra string, extraArgs []any, asc bool, n, offset int) ([]archiveKey, error) {
-		order := "DESC"
-		if asc {
-			order = "ASC"
-		}
-		// One compound query ordered as a whole: SQLite merges the
-		// parts as each side's index gives them, and stops at the page.
-		var sel []string
-		var qargs []any
-		for i, p := range parts {
-			sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra)
-			qargs = append(append(append(qargs, args...), partArgs[i]...), extraArgs...)
-		}
-		q := strings.Join(sel, " UNION ALL ") + ` ORDER BY 1 ` + order + `, 2 ` + order + ` LIMIT ? OFFSET ?`
-		rows, err := db.read.QueryContext(ctx, q, append(qargs, n, offset)...)
+		q, qargs := ordered(extra, extraArgs, asc)
+		rows, err := db.read.QueryContext(ctx, q+` LIMIT ? OFFSET ?`, append(qargs, n, offset)...)
 		if err != nil {
 			return nil, fmt.Errorf("db: archive: %w", err)
 		}
