@@ -127,7 +127,7 @@ type Move struct {
 }
 
 // gameMoving are the columns of a game's own row that playing it can
-// change, in the order scanMoving reads them.
+// change, in the order movingColumns.dest receives them.
 const gameMoving = `g.state, g.ply, g.to_move, g.status, COALESCE(g.winner, -1), g.score0, g.score1, g.reason,
 	g.days_per_move, g.deadline, COALESCE(g.armistice_by, -1), g.last_move, g.updated_at, g.ended_at,
 	g.clock, g.bank_add_s, g.bank_max_s, g.bank0_s, g.bank1_s, g.turn_started, g.turn_ply,
@@ -145,10 +145,10 @@ const gameRefresh = `SELECT ` + gameMoving + ` FROM games g WHERE g.id = ?`
 // movingColumns receives a game's gameMoving columns and sets them on a
 // Game.
 type movingColumns struct {
-	toMove, winner, armistice, declined, takeback   int
-	deadline, updated, ba, bm, b0, b1, turn, daysPM int64
-	ended                                           sql.NullInt64
-	reason                                          string
+	toMove, winner, armistice, declined, takeback int
+	deadline, updated, ba, bm, b0, b1, turn       int64
+	ended                                         sql.NullInt64
+	reason                                        string
 }
 
 // dest are the scan destinations of gameMoving, in its order: into g and
