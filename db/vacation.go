@@ -51,32 +51,36 @@ func vacationsOf(ctx context.Context, q queryer, userID int64, since time.Time) 
 	return out, rows.Err()
 }
 
-// turnVacations returns the vacations of each side of g (by side) that
-// end after since, oldest first, as vacationsOf does for each, in one
-// read.
-func turnVacations(ctx context.Context, q queryer, g Game, since time.Time) ([2][]Vacation, error) {
-	var out [2][]Vacation
+// usersVacations reads the vacations of users ids that end after since,
+// oldest first, by user.
+func usersVacations(ctx context.Context, q queryer, ids []int64, since time.Time) (map[int64][]Vacation, error) {
+	in, args := idList(ids, 50)
 	rows, err := q.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id IN (?, ?) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
-		g.Side[0].ID, g.Side[1].ID, unix(since))
+		FROM vacations WHERE user_id IN (`+in+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
+		append(args, unix(since))...)
 	if err != nil {
-		return out, fmt.Errorf("db: vacations: %w", err)
+		return nil, fmt.Errorf("db: vacations: %w", err)
 	}
 	defer rows.Close()
+	vs := map[int64][]Vacation{}
 	for rows.Next() {
 		var user, start, end int64
 		var v Vacation
 		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
-			return out, err
+			return nil, err
 		}
 		v.Start, v.End = fromUnix(start), fromUnix(end)
-		for s, p := range g.Side {
-			if p.ID == user {
-				out[s] = append(out[s], v)
-			}
-		}
+		vs[user] = append(vs[user], v)
 	}
-	return out, rows.Err()
+	return vs, rows.Err()
+}
+
+// turnVacations returns the vacations of each side of g (by side) that
+// end after since, oldest first, as vacationsOf does for each, in one
+// read within q (a move's transaction).
+func turnVacations(ctx context.Context, q queryer, g Game, since time.Time) ([2][]Vacation, error) {
+	by, err := usersVacations(ctx, q, []int64{g.Side[0].ID, g.Side[1].ID}, since)
+	return [2][]Vacation{by[g.Side[0].ID], by[g.Side[1].ID]}, err
 }
 
 // deadlineFor is when userID runs out of time on a turn started at start
@@ -397,25 +401,8 @@ func (db *DB) vacationsSince(ctx context.Context, ids []int64, since time.Time) 
 	if kept, ok := db.vacations.get(key, gen); ok && !since.Before(kept.since) {
 		return kept.by, nil
 	}
-	in, args := idList(ids, 50)
-	rows, err := db.read.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id IN (`+in+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
-		append(args, unix(since))...)
+	vs, err := usersVacations(ctx, db.read, ids, since)
 	if err != nil {
-		return nil, fmt.Errorf("db: vacations: %w", err)
-	}
-	defer rows.Close()
-	vs := map[int64][]Vacation{}
-	for rows.Next() {
-		var user, start, end int64
-		var v Vacation
-		if err := rows.Scan(&user, &start, &end, &v.Open, &v.Auto); err != nil {
-			return nil, err
-		}
-		v.Start, v.End = fromUnix(start), fromUnix(end)
-		vs[user] = append(vs[user], v)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	db.vacations.keep(key, gen, vacationsRead{since: fromUnix(unix(since)), by: vs}, db.log.vacationGen.Load())
