@@ -32,23 +32,8 @@ type execer interface {
 // vacationsOf returns userID's vacations that end after since, oldest
 // first. A vacation the player has not ended lasts until its ends_by.
 func vacationsOf(ctx context.Context, q queryer, userID int64, since time.Time) ([]Vacation, error) {
-	rows, err := q.QueryContext(ctx, `SELECT started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
-		FROM vacations WHERE user_id = ? AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`, userID, unix(since))
-	if err != nil {
-		return nil, fmt.Errorf("db: vacations: %w", err)
-	}
-	defer rows.Close()
-	var out []Vacation
-	for rows.Next() {
-		var start, end int64
-		var v Vacation
-		if err := rows.Scan(&start, &end, &v.Open, &v.Auto); err != nil {
-			return nil, err
-		}
-		v.Start, v.End = fromUnix(start), fromUnix(end)
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	by, err := usersVacations(ctx, q, []int64{userID}, since)
+	return by[userID], err
 }
 
 // usersVacations reads the vacations of users ids that end after since,
