@@ -3,7 +3,9 @@ package handlers_test
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,7 +28,11 @@ import (
 // the payload's title, body, tag and picture of the position (the
 // image), carrying the game's address.
 func TestBrowserPushShowsTheNotification(t *testing.T) {
-	s := startServer(t, "", nil)
+	var logs lockedBuffer // the access log, said when no notification shows
+	s := startServerWith(t, "", nil, func(cfg *handlers.Config, _ string) {
+		cfg.AccessLog = true
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
 	b := newTab(t, s, true)
 	_, id := browserGame(t, s, b)
 	if _, err := chromedp.CallBrowser(b.ctx, browser.SetPermission, browser.SetPermissionParams{
@@ -34,8 +40,14 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 		t.Fatalf("grant notifications: %v", err)
 	}
 	regs := make(chan serviceworker.RegistrationID, 16)
+	// What the worker went through, said when no notification shows.
+	var (
+		workerMu  sync.Mutex
+		workerLog []string
+	)
 	if err := chromedp.Listen(b.ctx, func(ev any) {
-		if e, ok := ev.(*serviceworker.EventWorkerRegistrationUpdated); ok {
+		switch e := ev.(type) {
+		case *serviceworker.EventWorkerRegistrationUpdated:
 			for _, r := range e.Registrations {
 				if !r.IsDeleted && r.ScopeURL == s.URL+"/" {
 					select {
@@ -44,6 +56,16 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 					}
 				}
 			}
+		case *serviceworker.EventWorkerVersionUpdated:
+			workerMu.Lock()
+			for _, v := range e.Versions {
+				workerLog = append(workerLog, fmt.Sprintf("version %s: %s, %s", v.VersionID, v.Status, v.RunningStatus))
+			}
+			workerMu.Unlock()
+		case *serviceworker.EventWorkerErrorReported:
+			workerMu.Lock()
+			workerLog = append(workerLog, fmt.Sprintf("error: %s (%s:%d)", e.ErrorMessage.ErrorMessage, e.ErrorMessage.SourceURL, e.ErrorMessage.LineNumber))
+			workerMu.Unlock()
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -85,7 +107,9 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 		return ns.map(n => [n.title, n.body, n.tag, n.data.url, n.image].join('|')).join('\n');
 	})()`
 	var got string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	// Chromium shows a notification once its pictures are fetched: on a
+	// loaded machine that may take a while.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if got, err = chromedp.Run(b.ctx, chromedp.Evaluate[string](shown, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +118,16 @@ func TestBrowserPushShowsTheNotification(t *testing.T) {
 		}
 	}
 	if got != want {
-		t.Fatalf("the notifications shown: %q, want %q", got, want)
+		workerMu.Lock()
+		defer workerMu.Unlock()
+		var asked []string
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, "/static/icon-192") || strings.Contains(l, "position.png") {
+				asked = append(asked, l)
+			}
+		}
+		t.Fatalf("the notifications shown: %q, want %q; the worker:\n%s\nthe notification's pictures asked for:\n%s",
+			got, want, strings.Join(workerLog, "\n"), strings.Join(asked, "\n"))
 	}
 	deliver := func(pl handlers.PushPayload) {
 		t.Helper()
