@@ -211,6 +211,12 @@ const (
 // draws.
 const chartGames = 200
 
+// chartDots is how many of the games drawn a chart marks with a dot that
+// says the game's date and rating when pointed at: at most one every 7
+// pixels of the line, so that no dot hides another. The line itself
+// passes through every game.
+const chartDots = 60
+
 // ratingCharts draws userID's rating history in every game they have
 // played rated, in the games' usual order: their last chartGames rated
 // games of each.
@@ -297,6 +303,8 @@ func ratingChart(ctx context.Context, e rules.Engine, hist []db.RatingPoint, gam
 	ch := views.RatingChart{Key: e.Key(), Game: views.T(ctx, e.Title()), Width: chartWidth, Height: chartHeight,
 		Low: strconv.Itoa(int(lo)), High: strconv.Itoa(int(hi)),
 		Summary: views.TN(ctx, "%d rated games, from %d to %d", games, games, 1500, int(math.Round(hist[len(hist)-1].Rating)))}
+	// Every step-th game has a dot, counted back from the last one.
+	step := (len(hist) + chartDots - 1) / chartDots
 	var b strings.Builder
 	for i, p := range pts {
 		x := float64(chartMargin*2) + float64(i)*float64(chartWidth-chartMargin*3)/float64(max(1, len(pts)-1))
@@ -304,8 +312,10 @@ func ratingChart(ctx context.Context, e rules.Engine, hist []db.RatingPoint, gam
 		xs, ys := strconv.FormatFloat(x, 'f', 1, 64), strconv.FormatFloat(y, 'f', 1, 64)
 		if i > 0 {
 			b.WriteByte(' ')
-			ch.Dots = append(ch.Dots, views.ChartDot{X: xs, Y: ys,
-				Label: fmt.Sprintf("%s: %d", views.Date(ctx, p.At), int(math.Round(p.Rating)))})
+			if (len(pts)-1-i)%step == 0 {
+				ch.Dots = append(ch.Dots, views.ChartDot{X: xs, Y: ys,
+					Label: fmt.Sprintf("%s: %d", views.Date(ctx, p.At), int(math.Round(p.Rating)))})
+			}
 		}
 		b.WriteString(xs + "," + ys)
 	}

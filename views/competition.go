@@ -55,7 +55,9 @@ type DirectoryLine struct {
 
 // RatingChart is a profile's rating history in one game, drawn on the
 // server: Points is an SVG polyline's points in a Width×Height box, one
-// per rated game, oldest on the left; Low and High label the rating axis.
+// per rated game, oldest on the left; Dots mark some of those games (all
+// of them, or an evenly spaced choice ending with the last); Low and High
+// label the rating axis.
 type RatingChart struct {
 	Key     string // game key
 	Game    string // title
