@@ -37,9 +37,14 @@ func vacationsOf(ctx context.Context, q queryer, userID int64, since time.Time) 
 }
 
 // usersVacations reads the vacations of users ids that end after since,
-// oldest first, by user.
+// oldest first, by user. One or two players (a move's, a turn's) are read
+// with a list of two: a page's 50 would cost a move 48 lookups of nobody.
 func usersVacations(ctx context.Context, q queryer, ids []int64, since time.Time) (map[int64][]Vacation, error) {
-	in, args := idList(ids, 50)
+	pad := 50
+	if len(ids) <= 2 {
+		pad = 2
+	}
+	in, args := idList(ids, pad)
 	rows, err := q.QueryContext(ctx, `SELECT user_id, started_at, COALESCE(ended_at, ends_by), ended_at IS NULL, auto
 		FROM vacations WHERE user_id IN (`+in+`) AND COALESCE(ended_at, ends_by) > ? ORDER BY started_at`,
 		append(args, unix(since))...)
