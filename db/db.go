@@ -49,11 +49,15 @@ type DB struct {
 	reads        readCache                       // the pages' heavier reads, under writeLog.commitGen or settledGen
 	activeRated  heldByGame[int]                 // leaderCounts' active players by game
 	leaderMarks  heldByGame[leaderMarks]         // where the leaderboards' pages begin, by game
-	outsideMu    sync.Mutex
-	outsideObs   []func()
-	stopWatch    chan struct{} // closed by Close: watchOutside ends
-	watchDone    chan struct{}
-	stopOnce     sync.Once
+	established  heldByGame[int]                 // leaderCounts' established players by game
+	// leaderMarking is held (a token sent) while a request reads a
+	// leaderboard's marks.
+	leaderMarking chan struct{}
+	outsideMu     sync.Mutex
+	outsideObs    []func()
+	stopWatch     chan struct{} // closed by Close: watchOutside ends
+	watchDone     chan struct{}
+	stopOnce      sync.Once
 	// writes counts the write transactions begun (WriteTransactions).
 	writes atomic.Int64
 	// writeTurn holds a token while a write transaction holds the write
@@ -178,7 +182,8 @@ func open(ctx context.Context, path string, opt Options) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	db := &DB{write: newPool(w), read: newPool(r), path: path, vacationDays: DefaultVacationDays, log: log,
-		stopWatch: make(chan struct{}), watchDone: make(chan struct{}), writeTurn: make(chan struct{}, 1)}
+		stopWatch: make(chan struct{}), watchDone: make(chan struct{}), writeTurn: make(chan struct{}, 1),
+		leaderMarking: make(chan struct{}, 1)}
 	log.gamesChanged = db.gameCache.committed
 	log.ratingsChanged = db.ratingsChanged
 	if log.gameSides, log.challengeMatch, log.gameStatus, log.lastPlayed, err = hookColumns(ctx, w); err != nil {

@@ -129,12 +129,34 @@ func (db *DB) leaderCounts(ctx context.Context, game string, now time.Time) (Lea
 	if err != nil {
 		return c, err
 	}
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM ratings WHERE game = ? AND listed_until >= ?`,
-		game, unix(now)).Scan(&c.Established); err != nil {
-		return c, fmt.Errorf("db: leaderboard: %w", err)
+	if c.Established, err = db.establishedPlayers(ctx, game, now); err != nil {
+		return c, err
 	}
 	c.Provisional = max(0, active-c.Established)
 	return c, nil
+}
+
+// establishedPlayers returns how many players of game are established at
+// now (ratings.listed_until not past): counted along ratings_listed once,
+// then kept from that moment until the first of their listings ends,
+// while no rating changes.
+func (db *DB) establishedPlayers(ctx context.Context, game string, now time.Time) (int, error) {
+	gen, at := db.log.ratingGen.Load(), unix(now)
+	if n, ok := db.established.get(game, gen, at); ok {
+		return n, nil
+	}
+	var n int
+	var first sql.NullInt64
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), MIN(listed_until) FROM ratings WHERE game = ? AND listed_until >= ?`,
+		game, at).Scan(&n, &first); err != nil {
+		return 0, fmt.Errorf("db: leaderboard: %w", err)
+	}
+	until := int64(1<<63 - 1) // nobody established: until a rating changes
+	if first.Valid {
+		until = first.Int64
+	}
+	db.established.put(game, gen, at, until, n)
+	return n, nil
 }
 
 // leaderMarkFrom is the first line, within a part of a leaderboard, that
@@ -161,8 +183,20 @@ type leaderMarks struct {
 // ratings_rank (every rating of the game, index entries only), then kept
 // while they hold: until a rating changes, leaves either part or moves
 // from one to the other.
+//
+// One request reads them at a time: the others wait for its marks rather
+// than read every rating again beside it.
 func (db *DB) leaderMarksOf(ctx context.Context, game string, now time.Time) (leaderMarks, error) {
 	gen, at := db.log.ratingGen.Load(), unix(now)
+	if m, ok := db.leaderMarks.get(game, gen, at); ok {
+		return m, nil
+	}
+	select {
+	case db.leaderMarking <- struct{}{}:
+		defer func() { <-db.leaderMarking }()
+	case <-ctx.Done():
+		return leaderMarks{}, fmt.Errorf("db: leaderboard: %w", ctx.Err())
+	}
 	if m, ok := db.leaderMarks.get(game, gen, at); ok {
 		return m, nil
 	}

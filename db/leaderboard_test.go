@@ -293,3 +293,39 @@ func pagesAgree[T any](t *testing.T, list string, all []T, size int, read func(o
 		}
 	}
 }
+
+// A leaderboard's counts follow the clock with no rating changing: as
+// listings end, players leave the established part (and the
+// leaderboard), the counts kept from an earlier moment notwithstanding.
+func TestLeaderCountsFollowListingsEnding(t *testing.T) {
+	ctx := context.Background()
+	store, path, _ := filledStore(t, 800)
+	seen := map[int]bool{}
+	for day := 0.0; day <= 100; day += 2.5 {
+		at := t0.Add(time.Duration(day * float64(24*time.Hour)))
+		fresh, err := db.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, game := range []string{"trench", "trenches", "cards"} {
+			_, got, err := store.Leaderboard(ctx, game, at, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, err := fresh.Leaderboard(ctx, game, at, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s leaderboard %.1f days on: %+v, want %+v as counted afresh", game, day, got, want)
+			}
+			seen[want.Established] = true
+		}
+		if err := fresh.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("the established counts took %d values over 100 days; want listings ending", len(seen))
+	}
+}
