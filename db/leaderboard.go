@@ -247,6 +247,9 @@ func (db *DB) leaderMarksOf(ctx context.Context, game string, now time.Time) (le
 // order along ratings_rank: from the part's lowest rating up when that end
 // is nearer (fromEnd).
 func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provisional bool, offset, limit, total int) ([]LeaderRow, error) {
+	if offset >= total {
+		return nil, nil // past the end (fromEnd)
+	}
 	// The unary + keeps SQLite on ratings_rank, in rating order: the
 	// filters are read from its entries as it goes.
 	where := `r.game = ?1 AND +r.listed_until >= ?2`
@@ -435,7 +438,8 @@ type DirectoryRow struct {
 // in an index: when fewer rows follow the page than precede it, the read
 // goes from the list's end (back), limit rows after skipping offset from
 // there. The rows come back in the opposite order then. An offset past
-// the end reads forwards, and finds no row.
+// the end reads forwards, and finds no row: the callers answer it without
+// a read, which would walk the whole list.
 func fromEnd(offset, limit, total int) (back bool, off, lim int) {
 	end := min(offset+limit, total)
 	if offset >= total || total-end >= offset {
@@ -484,6 +488,9 @@ func (db *DB) playersRead(ctx context.Context, prefix string, now time.Time, off
 	// from the nearer end (fromEnd); the rows are read for the page's own
 	// players. Every player: the whole index, with no condition to test
 	// on each name skipped.
+	if offset >= total {
+		return nil, total, nil // past the end (fromEnd)
+	}
 	back, off, lim := fromEnd(max(0, offset), limit, total)
 	order := "name COLLATE NOCASE"
 	if back {
