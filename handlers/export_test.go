@@ -27,3 +27,7 @@ func (a *App) Searches() int {
 	defer a.computer.mu.Unlock()
 	return a.computer.running
 }
+
+// PushGap is the shortest time between two looks of the push sender
+// that commits woke.
+const PushGap = pushGap

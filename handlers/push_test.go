@@ -22,6 +22,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -815,5 +816,43 @@ func TestManifestServiceWorkerAndOfflinePage(t *testing.T) {
 	c.wantStatus(http.StatusOK)
 	if got := c.text("h1"); got != "Vous êtes hors ligne" {
 		t.Errorf("the offline page says %q in French", got)
+	}
+}
+
+// The sender looks for due notices after commits, but not after each one:
+// a burst of moves (and requests) makes a look every pushGap at most, a
+// few in all, not one per commit.
+func TestPushSenderLooksAtMostEveryGapDuringABurst(t *testing.T) {
+	s := startServer(t, "", nil)
+	runCtx, stop := context.WithCancel(context.Background())
+	defer stop()
+	s.App.StartPush(runCtx)
+	a, b := signedUpPair(t, s)
+	id := challenge(t, a, b, "trench", "single", "0")
+	runs := func() int {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		s.App.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		m := regexp.MustCompile(`\ntrench_job_runs_total\{job="push",result="ok"\} (\d+)\n`).FindStringSubmatch(rec.Body.String())
+		if m == nil {
+			return 0
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	time.Sleep(2 * handlers.PushGap) // the first look, at the start, is over
+	before, start := runs(), time.Now()
+	const moves = 40
+	for i := range moves {
+		mover := a
+		if i%2 == 1 {
+			mover = b
+		}
+		clickMove(t, mover, id, func(int) int { return 0 })
+	}
+	time.Sleep(2 * handlers.PushGap) // the last commit's look is over
+	looks, took := runs()-before, time.Since(start)
+	if most := min(moves/2, int(took/handlers.PushGap)+2); looks > most || looks == 0 {
+		t.Errorf("%d moves over %v: the sender looked %d times, want 1 to %d (one every %v at most)", moves, took.Round(time.Millisecond), looks, most, handlers.PushGap)
 	}
 }
