@@ -60,7 +60,11 @@ type benchConfig struct {
 	// clients then share its CPU); otherwise Bin (default: this very
 	// executable) runs `trench serve` as a child process.
 	InProcess bool
-	Bin       string
+	// PuzzleSearch leaves the server's search for puzzles on: it looks
+	// at the games the load finishes, and its CPU counts in the server's
+	// per move. Off, the server's CPU per move is the moves' own.
+	PuzzleSearch bool
+	Bin          string
 	// Rate, when positive, is the open-loop arrival rate in moves per
 	// second: move POSTs start on a fixed schedule, and their latency is
 	// measured from the scheduled time.
@@ -139,6 +143,7 @@ func Command(ctx context.Context, stdout io.Writer, args []string) error {
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of the server to this file (with --url: of the load)")
 	fs.StringVar(&cfg.Bin, "server-bin", "", "the trench binary to run as the server (default: this one), to compare two builds under the same load")
 	fs.BoolVar(&cfg.InProcess, "in-process", false, "run the server in the bench's own process instead of as a child `trench serve`")
+	fs.BoolVar(&cfg.PuzzleSearch, "puzzle-search", false, "the server looks for puzzles in the games the load finishes, as `trench serve` does by default (false: the server's CPU per move is the moves' own; a build older than the flag ignores it)")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: start move POSTs at this fixed rate (moves/s), latency measured from the scheduled time (0: closed loop, as fast as the server answers)")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the temporary databases (default: the system's temporary directory)")
 	fs.Float64Var(&cfg.ComputerShare, "computer", 0.2, "then compare the human moves with this share of the games played against the computer at --computer-level (0: skip)")
@@ -219,7 +224,7 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		}
 		say("server: %s", base)
 	case cfg.InProcess:
-		srv, err = startInProcess(ctx, filepath.Join(dir, "bench.db"), cfg.BcryptCost)
+		srv, err = startInProcess(ctx, filepath.Join(dir, "bench.db"), cfg.BcryptCost, cfg.PuzzleSearch)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +248,13 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 			extra = append(extra, "--pprof-addr", pprofAddr)
 		}
 		logPath := filepath.Join(dir, "server.log")
-		child, err := StartServerProcess(ctx, bin, filepath.Join(dir, "bench.db"), logPath, extra...)
+		var env []string
+		if !cfg.PuzzleSearch {
+			// The environment rather than --puzzle-search=false, which
+			// a build from before the flag would refuse.
+			env = append(env, "TRENCH_PUZZLE_SEARCH=false")
+		}
+		child, err := startServerProcess(ctx, bin, filepath.Join(dir, "bench.db"), logPath, env, extra...)
 		if err != nil {
 			return nil, err
 		}
@@ -254,6 +265,13 @@ func runBench(ctx context.Context, cfg benchConfig, out io.Writer) (*benchResult
 		}()
 		base, serverPID = child.URL, child.Pid()
 		say("server: child process %d (%s serve) at %s, its own database and log in %s", serverPID, bin, base, dir)
+	}
+	switch {
+	case cfg.URL != "": // a server started apart: its own configuration
+	case cfg.PuzzleSearch:
+		say("the server looks for puzzles in the games the load finishes, at the lowest priority: its CPU counts in the server's")
+	default:
+		say("the server does not look for puzzles (--puzzle-search to let it)")
 	}
 	say("machine: %d CPUs, GOMAXPROCS %d, load average %s before the run", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage())
 	if srv == nil {
@@ -580,18 +598,18 @@ type inProcess struct {
 	stop func()
 }
 
-func startInProcess(ctx context.Context, path string, bcryptCost int) (*inProcess, error) {
+func startInProcess(ctx context.Context, path string, bcryptCost int, puzzleSearch bool) (*inProcess, error) {
 	var (
 		p   *inProcess
 		err error
 	)
 	pprof.Do(ctx, pprof.Labels("side", "server"), func(ctx context.Context) {
-		p, err = startLabeled(ctx, path, bcryptCost)
+		p, err = startLabeled(ctx, path, bcryptCost, puzzleSearch)
 	})
 	return p, err
 }
 
-func startLabeled(ctx context.Context, path string, bcryptCost int) (*inProcess, error) {
+func startLabeled(ctx context.Context, path string, bcryptCost int, puzzleSearch bool) (*inProcess, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	store, err := db.Open(ctx, path)
 	if err != nil {
@@ -603,7 +621,7 @@ func startLabeled(ctx context.Context, path string, bcryptCost int) (*inProcess,
 	// address of its own (user.addr): trust loopback as a proxy.
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
 	e, app, err := handlers.New(ctx, store, handlers.Config{Logger: logger, BcryptCost: bcryptCost,
-		TrustedProxies: []*net.IPNet{loopback}})
+		TrustedProxies: []*net.IPNet{loopback}, NoPuzzleSearch: !puzzleSearch})
 	if err != nil {
 		cancel()
 		store.Close()

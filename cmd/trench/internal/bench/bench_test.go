@@ -464,7 +464,7 @@ func TestBenchEncodesFormsAsURLValues(t *testing.T) {
 // answer the load reads, and the refusals, as the tokenizer does.
 func TestBenchReadsTheServersAnswers(t *testing.T) {
 	ctx := context.Background()
-	srv, err := startInProcess(ctx, filepath.Join(t.TempDir(), "bench.db"), bcrypt.MinCost)
+	srv, err := startInProcess(ctx, filepath.Join(t.TempDir(), "bench.db"), bcrypt.MinCost, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,13 @@ type ServerProc struct {
 // StartServerProcess starts `bin serve` on path and a free loopback port,
 // with extra flags, and waits until it answers.
 func StartServerProcess(ctx context.Context, bin, path, logPath string, extra ...string) (*ServerProc, error) {
+	return startServerProcess(ctx, bin, path, logPath, nil, extra...)
+}
+
+// startServerProcess is StartServerProcess with env ("NAME=value") added
+// to the server's environment, whose TRENCH_ variables are otherwise
+// removed (the flags alone configure it).
+func startServerProcess(ctx context.Context, bin, path, logPath string, env []string, extra ...string) (*ServerProc, error) {
 	port, err := FreePort()
 	if err != nil {
 		return nil, err
@@ -58,6 +65,7 @@ func StartServerProcess(ctx context.Context, bin, path, logPath string, extra ..
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return nil, err
