@@ -143,6 +143,10 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 	return row, nil
 }
 
+// profileActiveGames is how many of a player's games in progress their
+// profile lists before a link to all of them.
+const profileActiveGames = 50
+
 func (h *archiveHandler) player(c echo.Context) error {
 	ctx := c.Request().Context()
 	u, err := h.db.UserByName(ctx, c.Param("name"))
@@ -174,6 +178,10 @@ func (h *archiveHandler) player(c echo.Context) error {
 	active, err := h.db.ActiveGames(ctx, u.ID)
 	if err != nil {
 		return err
+	}
+	if len(active) > profileActiveGames && c.QueryParam("active") != "all" {
+		p.ActiveAll, p.ActiveAllHref = len(active), "/players/"+url.PathEscape(u.Name)+"?active=all#player-active"
+		active = active[:profileActiveGames]
 	}
 	finished, err := h.db.FinishedGames(ctx, u.ID, 20)
 	if err != nil {

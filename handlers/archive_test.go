@@ -446,3 +446,44 @@ func TestArchivePageClamped(t *testing.T) {
 		}
 	}
 }
+
+// A profile lists a player's first 50 games in progress and links to a
+// profile listing all of them; with 50 or fewer there is no such link.
+func TestProfileListsFiftyGamesInProgressThenAll(t *testing.T) {
+	s := startServer(t, "", nil)
+	a, _ := signedUpPair(t, s)
+	visitor := s.newClient(t)
+	ctx := context.Background()
+	alice, bob := mustUser(t, s, "alice"), mustUser(t, s, "bob")
+	start := func(n int) {
+		t.Helper()
+		for range n {
+			ch, err := s.DB.CreateChallenge(ctx, db.NewChallenge{CreatorID: alice, Game: "trenches", Variant: "standard", Color: "0", DaysPerMove: 3}, s.Clock.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.DB.AcceptChallenge(ctx, ch.ID, bob, 5, s.Clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	listed := func(c *client) int { return c.Last.Find(`#player-active + table tbody tr`).Length() }
+	start(50)
+	visitor.Get("/players/alice")
+	if n := listed(visitor); n != 50 || visitor.Last.Find("#player-active-all").Length() != 0 {
+		t.Fatalf("50 games in progress: %d listed, link to all %d times; want all 50 and no link", n, visitor.Last.Find("#player-active-all").Length())
+	}
+	start(3)
+	for _, c := range []*client{visitor, a} {
+		c.Get("/players/alice")
+		link := c.Last.Find("#player-active-all")
+		href, _ := link.Attr("href")
+		if n := listed(c); n != 50 || link.Text() != "Show all 53 games in progress" || href != "/players/alice?active=all#player-active" {
+			t.Fatalf("53 games in progress: %d listed, link %q to %q; want 50 and a link to all 53", n, link.Text(), href)
+		}
+		c.Get(href)
+		if n := listed(c); n != 53 || c.Last.Find("#player-active-all").Length() != 0 {
+			t.Errorf("the profile with all games in progress lists %d, want 53 and no link", n)
+		}
+	}
+}

@@ -508,10 +508,15 @@ type PlayerRecordRow struct {
 // PlayerPage is /players/{name}.
 type PlayerPage struct {
 	Page
-	Name          string
-	Since         string
-	Records       []PlayerRecordRow
-	Active        []GameRow
+	Name    string
+	Since   string
+	Records []PlayerRecordRow
+	Active  []GameRow
+	// ActiveAll is how many games the player has in progress when Active
+	// lists only the first of them (0 when it lists all), and
+	// ActiveAllHref the profile listing all.
+	ActiveAll     int
+	ActiveAllHref string
 	Finished      []GameRow
 	Matches       []MatchRow // finished matches of several games
 	ArchiveHref   string
