@@ -102,22 +102,7 @@ func (c *heldByGame[T]) put(game string, gen uint64, from, until int64, v T) {
 // ratings_game once, then kept from that moment until the oldest of
 // those games is LeaderboardDays old, while no rating changes.
 func (db *DB) activeRatedPlayers(ctx context.Context, game string, now time.Time) (int, error) {
-	gen, at := db.log.ratingGen.Load(), unix(now)
-	if n, ok := db.activeRated.get(game, gen, at); ok {
-		return n, nil
-	}
-	var n int
-	var oldest sql.NullInt64
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), MIN(updated_at) FROM ratings WHERE game = ? AND updated_at >= ?`,
-		game, leaderSince(now)).Scan(&n, &oldest); err != nil {
-		return 0, fmt.Errorf("db: leaderboard: %w", err)
-	}
-	until := at
-	if oldest.Valid {
-		until = oldest.Int64 + LeaderboardDays*86400
-	}
-	db.activeRated.put(game, gen, at, until, n)
-	return n, nil
+	return db.heldCount(ctx, &db.activeRated, game, now, "updated_at", leaderSince(now), LeaderboardDays*86400)
 }
 
 // leaderCounts counts game's listed players at now: the established in
@@ -141,21 +126,30 @@ func (db *DB) leaderCounts(ctx context.Context, game string, now time.Time) (Lea
 // then kept from that moment until the first of their listings ends,
 // while no rating changes.
 func (db *DB) establishedPlayers(ctx context.Context, game string, now time.Time) (int, error) {
+	return db.heldCount(ctx, &db.established, game, now, "listed_until", unix(now), 0)
+}
+
+// heldCount returns how many of game's ratings have column (a moment in
+// unix seconds) at from or later, kept in h under the ratings'
+// generation from now until the earliest of those moments plus lasts
+// seconds: then the first of them no longer counts. Errors: the database
+// cannot be read.
+func (db *DB) heldCount(ctx context.Context, h *heldByGame[int], game string, now time.Time, column string, from, lasts int64) (int, error) {
 	gen, at := db.log.ratingGen.Load(), unix(now)
-	if n, ok := db.established.get(game, gen, at); ok {
+	if n, ok := h.get(game, gen, at); ok {
 		return n, nil
 	}
 	var n int
 	var first sql.NullInt64
-	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), MIN(listed_until) FROM ratings WHERE game = ? AND listed_until >= ?`,
-		game, at).Scan(&n, &first); err != nil {
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), MIN(`+column+`) FROM ratings WHERE game = ? AND `+column+` >= ?`,
+		game, from).Scan(&n, &first); err != nil {
 		return 0, fmt.Errorf("db: leaderboard: %w", err)
 	}
-	until := int64(1<<63 - 1) // nobody established: until a rating changes
+	until := int64(1<<63 - 1) // none counted: until a rating changes
 	if first.Valid {
-		until = first.Int64
+		until = first.Int64 + lasts
 	}
-	db.established.put(game, gen, at, until, n)
+	h.put(game, gen, at, until, n)
 	return n, nil
 }
 
