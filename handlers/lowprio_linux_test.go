@@ -5,25 +5,23 @@ import (
 	"testing"
 )
 
-// The computer's searches run on a thread of the idle policy: any request
-// takes the processor from them at once.
-func TestSearchThreadsRunAtIdlePriority(t *testing.T) {
-	done := make(chan int)
+// The computer's searches run on a thread of their own at nice 19: any
+// request's thread is served first.
+func TestSearchThreadsRunAtTheLowestPriority(t *testing.T) {
+	type niceness struct{ before, after int }
+	done := make(chan niceness)
 	go func() {
 		runtime.LockOSThread()
-		before := threadPolicy()
+		var n niceness
+		n.before = threadNice()
 		lowerThreadPriority()
-		if before == schedIdle {
-			done <- -2
-			return
-		}
-		done <- threadPolicy()
+		n.after = threadNice()
+		done <- n
 	}()
-	switch p := <-done; p {
-	case schedIdle:
-	case -2:
-		t.Fatal("the thread ran at the idle policy before: the test shows nothing")
-	default:
-		t.Fatalf("the search thread's policy is %d, want SCHED_IDLE (%d)", p, schedIdle)
+	switch n := <-done; {
+	case n.before == 19:
+		t.Fatal("the thread ran at nice 19 before: the test shows nothing")
+	case n.after != 19:
+		t.Fatalf("the search thread's nice value is %d (%d before), want 19", n.after, n.before)
 	}
 }
