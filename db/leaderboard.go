@@ -60,8 +60,8 @@ func leaderSince(now time.Time) int64 { return unix(now) - LeaderboardDays*86400
 
 // heldByGame keeps, per game, a value read at a moment that holds, while
 // no rating changes (writeLog.ratingGen), from that moment to a later
-// one: a game's active players (activeRatedPlayers), the marks of its
-// leaderboard (leaderMarksOf).
+// one: a game's counts of active and of established players (heldCount),
+// the marks of its leaderboard (leaderMarksOf).
 type heldByGame[T any] struct {
 	mu    sync.Mutex
 	games map[string]held[T]
@@ -258,7 +258,7 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 	// and skips fewer than leaderMarkEvery lines; otherwise it skips
 	// from the nearer end of the part.
 	from := leaderKey{rating: math.Inf(1)}
-	if offset >= leaderMarkFrom && offset < total {
+	if offset >= leaderMarkFrom {
 		m, err := db.leaderMarksOf(ctx, game, now)
 		if err != nil {
 			return nil, err
