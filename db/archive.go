@@ -296,14 +296,13 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		if !out.Capped {
 			out.Page = ClampPage(out.Page, out.Total)
 		}
+		// Every page up to the cap has its start among the marks, read
+		// under the same generation; none has one when no game matches.
 		if out.Page-1 < len(m.starts) {
 			start := m.starts[out.Page-1]
-			page, err = keys(` AND (g.ended_at, g.id) <= (?, ?)`, []any{start.ended, start.id}, false, ArchivePageSize, 0)
-		} else {
-			page, err = keys("", nil, false, ArchivePageSize, (out.Page-1)*ArchivePageSize)
-		}
-		if err != nil {
-			return out, err
+			if page, err = keys(` AND (g.ended_at, g.id) <= (?, ?)`, []any{start.ended, start.id}, false, ArchivePageSize, 0); err != nil {
+				return out, err
+			}
 		}
 	}
 	if len(page) > 0 {
