@@ -177,14 +177,18 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 		l.mu.Unlock()
 		return
 	}
-	settles := l.settles(&d)
+	// An account whose last-played time alone moves on (a trigger does
+	// it at each move) shows nothing else: not a wide change, and not a
+	// settled one.
+	lastPlayedOnly := l.lastPlayedOnly(&d)
+	settles := !lastPlayedOnly && l.settles(&d)
 	l.mu.Lock()
 	l.played = true
 	if settles {
 		l.settled = true
 	}
 	l.mu.Unlock()
-	if w := wideTables[d.TableName]; w != 0 {
+	if w := wideTables[d.TableName]; w != 0 && !lastPlayedOnly {
 		l.mu.Lock()
 		l.wide |= w
 		l.mu.Unlock()

@@ -390,3 +390,59 @@ func TestRememberedGameIsTheStoredOne(t *testing.T) {
 		t.Fatalf("after the resignation the match is %q (%v)", m.Status, err)
 	}
 }
+
+// TestMovesLaterLeaveTheirGameAndPlayersRemembered: each move moves its
+// players' last-played time on; that alone changes no game, name or
+// session shown, so after a move made an hour after the last one the
+// game's page (its game, moves and match) and each player's session are
+// still answered from memory, without a query.
+func TestMovesLaterLeaveTheirGameAndPlayersRemembered(t *testing.T) {
+	ctx := context.Background()
+	store, _ := open(t)
+	g, ann, bob := newGame(t, store, "trench", "single")
+	var tokens [][]byte
+	for i, u := range []db.User{ann, bob} {
+		token := []byte{byte(i), 1, 2, 3}
+		if _, err := store.CreateSession(ctx, u.ID, token, "test", "127.0.0.1", t0, 24*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, token)
+	}
+	at := t0
+	for ply := range 4 {
+		at = at.Add(time.Hour)
+		st, err := g.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, err = store.PlayMove(ctx, db.Play{GameID: g.ID, UserID: playerOf(g, g.ToMove), Ply: g.Ply, Move: st.Legal(g.ToMove)[0]}, at); err != nil {
+			t.Fatal(err)
+		}
+		if ply == 0 {
+			// The first move names the players' games waiting and
+			// their sessions for the first time.
+			screen(t, store, g.ID)
+			for _, token := range tokens {
+				if _, _, err := store.SessionByToken(ctx, token, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			continue
+		}
+		var queries []string
+		stop := db.TraceReads(store, func(q string, _ []any) { queries = append(queries, q) })
+		got, ms, _ := screen(t, store, g.ID)
+		for _, token := range tokens {
+			if _, _, err := store.SessionByToken(ctx, token, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stop()
+		if got.Ply != ply+1 || len(ms) != ply+1 {
+			t.Fatalf("after move %d, an hour after the last: ply %d, %d moves", ply+1, got.Ply, len(ms))
+		}
+		if len(queries) > 0 {
+			t.Fatalf("after move %d, an hour after the last, the game's page and the players' sessions read the database %d times: %q", ply+1, len(queries), queries)
+		}
+	}
+}

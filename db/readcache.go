@@ -247,23 +247,26 @@ func background(d *sqlite.SQLitePreUpdateData) bool {
 
 // settles says whether the row change d may change what a settled read
 // shows: any change of a table not quiet, except an update of a game that
-// neither was nor is finished (a move, a clock, an offer) and an update of
-// an account that changes only when its player last played. Unsure (a
-// column that cannot be read), it says yes.
+// neither was nor is finished (a move, a clock, an offer). (An update of
+// an account that changes only when its player last played is not one
+// either: lastPlayedOnly, which the caller asks first.) Unsure (a column
+// that cannot be read), it says yes.
 func (l *writeLog) settles(d *sqlite.SQLitePreUpdateData) bool {
-	switch d.TableName {
-	case "games":
+	if d.TableName == "games" {
 		if d.Op != sqlite3.SQLITE_UPDATE || l.gameStatus == 0 {
 			return true
 		}
 		return l.finished(d.Old) || l.finished(d.New)
-	case "users":
-		if d.Op != sqlite3.SQLITE_UPDATE || l.lastPlayed == 0 {
-			return true
-		}
-		return !onlyColumnChanged(d, l.lastPlayed)
 	}
 	return !quietTables[d.TableName]
+}
+
+// lastPlayedOnly says whether the row change d is an update of an account
+// that changes nothing but when its player last played (false when
+// unsure: a column that cannot be read).
+func (l *writeLog) lastPlayedOnly(d *sqlite.SQLitePreUpdateData) bool {
+	return d.TableName == "users" && d.Op == sqlite3.SQLITE_UPDATE && l.lastPlayed != 0 &&
+		onlyColumnChanged(d, l.lastPlayed)
 }
 
 // finished says whether the games row get reads is a finished game's (or
