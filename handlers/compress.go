@@ -13,15 +13,20 @@ import (
 // The compression settings, chosen by measuring a TRENCH move's answer, a
 // #game fragment of about 12 KB. Alone (BenchmarkAnswerLevels), gzip level
 // 1 sends 2,353 bytes for ~18 µs of CPU, level 5 2,196 bytes for ~45 µs,
-// level 9 2,070 bytes for ~125 µs, stateless gzip 2,619 bytes for ~24 µs;
-// zstd's fastest level 2,341 bytes for ~28 µs, its default 2,203 for
-// ~33 µs. Inside a whole move (BenchmarkMoveAnswer, where the encoder's
-// tables are no longer in the processor's cache) each costs two to four
-// times that: level 1 and zstd's fastest add about a tenth to the move's
-// CPU, level 5 about a fifth.
+// level 9 2,070 bytes for ~125 µs; zstd's fastest level 2,341 bytes for
+// ~28 µs, its default 2,203 for ~33 µs. Inside the whole server under the
+// bench (trench bench --rate 500), where each move sends three such
+// answers and the encoders' tables are no longer in the processor's cache,
+// gzip without state between answers (StatelessCompression: a 16 KB table
+// made afresh on the stack for each answer, where level 1 keeps a 128 KB
+// one per pooled encoder) cost 2.09 to 2.19 ms of server CPU per move
+// against 2.13 to 2.27 at level 1 (six and eight runs, in turn), for the
+// same bytes (a move's answer 2,382 bytes at the median against 2,385).
 const (
-	// compressLevel is the gzip level of ordinary answers.
-	compressLevel = gzip.BestSpeed
+	// compressLevel is the gzip level of ordinary answers: each is
+	// written whole at once (render), so stateless encoding compresses
+	// it as one piece.
+	compressLevel = gzip.StatelessCompression
 	// compressZstdLevel is the zstd level of ordinary answers, for the
 	// clients that prefer zstd.
 	compressZstdLevel = int(zstd.SpeedFastest)
