@@ -96,6 +96,14 @@ func parseArchiveKey(s string) (archiveKey, error) {
 	return archiveKey{ended, id}, nil
 }
 
+// archiveBound is where a page of the archive starts or ends: the games
+// whose key is op ("<", "<=" or ">") key, in the archive's order of
+// (ended_at, id).
+type archiveBound struct {
+	op  string
+	key archiveKey
+}
+
 // Archive returns one page of ArchivePageSize finished games that match
 // f, the latest ended first. Every query it runs reads at most
 // ArchiveCountCap + 1 index entries, however far back the page is: the
@@ -193,11 +201,16 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	// once, in the archive's order, and remembered apart from the pages,
 	// so that a page asked for by its number alone starts at its key
 	// instead of skipping the games before it.
-	// ordered is the keys of the filtered games past extra, in order (newest
-	// first unless asc): one compound query ordered as a whole, whose
-	// parts SQLite merges as each part's index gives them, stopping at
-	// the LIMIT that follows it.
-	ordered := func(extra string, extraArgs []any, asc bool) (string, []any) {
+	// ordered is the keys of the filtered games past the bound b (none
+	// when nil), in order (newest first unless asc): one compound query
+	// ordered as a whole, whose parts SQLite merges as each part's index
+	// gives them, stopping at the LIMIT that follows it. A bound is
+	// written as two parts, the games that ended in the same second as
+	// its key and those before (or after) it, each a range of its index:
+	// SQLite seeks a row value such as (ended_at, id) < (?, ?) by its
+	// first column alone, and walked every game of that second past the
+	// key (thousands when a sweep of timeouts ended them together).
+	ordered := func(b *archiveBound, asc bool) (string, []any) {
 		order := "DESC"
 		if asc {
 			order = "ASC"
@@ -205,12 +218,22 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		var sel []string
 		var qargs []any
 		for i, p := range parts {
-			sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra)
-			qargs = append(append(append(qargs, args...), partArgs[i]...), extraArgs...)
+			var extras []string
+			var extraArgs [][]any
+			if b == nil {
+				extras, extraArgs = []string{""}, [][]any{nil}
+			} else {
+				extras = []string{" AND g.ended_at = ? AND g.id " + b.op + " ?", " AND g.ended_at " + b.op[:1] + " ?"}
+				extraArgs = [][]any{{b.key.ended, b.key.id}, {b.key.ended}}
+			}
+			for j, extra := range extras {
+				sel = append(sel, `SELECT g.ended_at, g.id FROM `+from+` WHERE `+cond+p+extra)
+				qargs = append(append(append(qargs, args...), partArgs[i]...), extraArgs[j]...)
+			}
 		}
 		return strings.Join(sel, " UNION ALL ") + ` ORDER BY 1 ` + order + `, 2 ` + order, qargs
 	}
-	mq, markArgs := ordered("", nil, false)
+	mq, markArgs := ordered(nil, false)
 	mq += ` LIMIT ?`
 	markArgs = append(markArgs, ArchiveCountCap+1)
 	m, err := remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive marks %s %v", mq, markArgs), same[archiveMarks],
@@ -244,9 +267,9 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		out.Total, out.Capped = ArchiveCountCap, true
 	}
 	// keys reads the keys of up to n games from the filtered ones, in
-	// order (newest first unless asc), after the extra condition.
-	keys := func(extra string, extraArgs []any, asc bool, n, offset int) ([]archiveKey, error) {
-		q, qargs := ordered(extra, extraArgs, asc)
+	// order (newest first unless asc), past the bound b (none when nil).
+	keys := func(b *archiveBound, asc bool, n, offset int) ([]archiveKey, error) {
+		q, qargs := ordered(b, asc)
 		rows, err := db.read.QueryContext(ctx, q+` LIMIT ? OFFSET ?`, append(qargs, n, offset)...)
 		if err != nil {
 			return nil, fmt.Errorf("db: archive: %w", err)
@@ -262,7 +285,6 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		}
 		return ks, rows.Err()
 	}
-	const older, newer = ` AND (g.ended_at, g.id) < (?, ?)`, ` AND (g.ended_at, g.id) > (?, ?)`
 	var page []archiveKey
 	out.Page = f.Page // with a cursor, only the number shown (0: unknown)
 	switch {
@@ -276,9 +298,9 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 			return out, err
 		}
 		if f.Before != "" {
-			page, err = keys(older, []any{k.ended, k.id}, false, ArchivePageSize, 0)
+			page, err = keys(&archiveBound{"<", k}, false, ArchivePageSize, 0)
 		} else {
-			page, err = keys(newer, []any{k.ended, k.id}, true, ArchivePageSize, 0)
+			page, err = keys(&archiveBound{">", k}, true, ArchivePageSize, 0)
 			slices.Reverse(page)
 		}
 		if err != nil {
@@ -286,7 +308,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		}
 	case out.Capped && (max(out.Page, 1)-1)*ArchivePageSize >= ArchiveCountCap:
 		// Past the count: the last page, its number unknown.
-		if page, err = keys("", nil, true, ArchivePageSize, 0); err != nil {
+		if page, err = keys(nil, true, ArchivePageSize, 0); err != nil {
 			return out, err
 		}
 		slices.Reverse(page)
@@ -300,7 +322,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		// under the same generation; none has one when no game matches.
 		if out.Page-1 < len(m.starts) {
 			start := m.starts[out.Page-1]
-			if page, err = keys(` AND (g.ended_at, g.id) <= (?, ?)`, []any{start.ended, start.id}, false, ArchivePageSize, 0); err != nil {
+			if page, err = keys(&archiveBound{"<=", start}, false, ArchivePageSize, 0); err != nil {
 				return out, err
 			}
 		}
@@ -308,17 +330,16 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	if len(page) > 0 {
 		first, last := page[0], page[len(page)-1]
 		for _, side := range []struct {
-			extra string
-			key   archiveKey
-			asc   bool
-			dst   *string
-		}{{older, last, false, &out.Older}, {newer, first, true, &out.Newer}} {
-			next, err := keys(side.extra, []any{side.key.ended, side.key.id}, side.asc, 1, 0)
+			b   archiveBound
+			asc bool
+			dst *string
+		}{{archiveBound{"<", last}, false, &out.Older}, {archiveBound{">", first}, true, &out.Newer}} {
+			next, err := keys(&side.b, side.asc, 1, 0)
 			if err != nil {
 				return out, err
 			}
 			if len(next) > 0 {
-				*side.dst = side.key.String()
+				*side.dst = side.b.key.String()
 			}
 		}
 	}

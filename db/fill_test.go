@@ -267,3 +267,108 @@ func TestArchiveByEveryFilter(t *testing.T) {
 		t.Errorf("the cards with TRENCH's rules: %d games (%d listed), %v; want none", p.Total, len(p.Rows), err)
 	}
 }
+
+// TestArchivePagesThroughGamesEndedTogether: when many games ended in the
+// same second (a sweep of timeouts ends them together), the archive's
+// numbered pages, its cursors forward and back, and a player's pages
+// still list every finished game once, in the archive's order (newest
+// first, then by id), as a plain query does.
+func TestArchivePagesThroughGamesEndedTogether(t *testing.T) {
+	ctx := context.Background()
+	path, res := fill(t, 400)
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 180 games, more than three pages, end in one second, in the
+	// middle of the archive.
+	_, err = raw.Exec(`UPDATE games SET ended_at = (SELECT ended_at FROM games WHERE status = 'finished' ORDER BY ended_at DESC LIMIT 1 OFFSET 100)
+		WHERE id IN (SELECT id FROM games WHERE status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT 180 OFFSET 60)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(player string) []int64 {
+		q := `SELECT g.id FROM games g WHERE g.status = 'finished' ORDER BY g.ended_at DESC, g.id DESC`
+		var args []any
+		if player != "" {
+			q = `SELECT g.id FROM games g JOIN users u ON u.id IN (g.side0_id, g.side1_id) WHERE g.status = 'finished' AND u.name = ?
+				ORDER BY g.ended_at DESC, g.id DESC`
+			args = append(args, player)
+		}
+		rows, err := raw.Query(q, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	wantAll, wantHeavy := want(""), want(res.Heaviest)
+	raw.Close()
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ids := func(p db.ArchivePage) []int64 {
+		var out []int64
+		for _, r := range p.Rows {
+			out = append(out, r.Game.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		f    db.ArchiveFilter
+		want []int64
+	}{{db.ArchiveFilter{}, wantAll}, {db.ArchiveFilter{Player: res.Heaviest}, wantHeavy}} {
+		var numbered, forward []int64
+		var pages [][]int64
+		for n := 1; ; n++ {
+			f := c.f
+			f.Page = n
+			p, err := store.Archive(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Page != n {
+				break // past the last page: the last again
+			}
+			numbered = append(numbered, ids(p)...)
+		}
+		p, err := store.Archive(ctx, c.f)
+		for err == nil {
+			pages = append(pages, ids(p))
+			forward = append(forward, ids(p)...)
+			if p.Older == "" {
+				break
+			}
+			next := c.f
+			next.Before = p.Older
+			p, err = store.Archive(ctx, next)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(numbered, c.want) || !slices.Equal(forward, c.want) {
+			t.Fatalf("%+v: %d games by numbered pages and %d by cursors, want %d in the archive's order\nnumbered %v\nforward  %v\nwant     %v",
+				c.f, len(numbered), len(forward), len(c.want), numbered, forward, c.want)
+		}
+		for i := len(pages) - 1; i > 0; i-- {
+			back := c.f
+			back.After = p.Newer
+			if p, err = store.Archive(ctx, back); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ids(p), pages[i-1]) {
+				t.Fatalf("%+v: page %d back is %v, forward it was %v", c.f, i, ids(p), pages[i-1])
+			}
+		}
+	}
+}

@@ -240,8 +240,11 @@ var fullReads = map[string]string{}
 // through the index by player (with the game's status, none or one);
 // rangeRows a plan's read of games in a range of an index.
 var (
-	playerRows = regexp.MustCompile(`^SEARCH (?:\w+ )?USING (?:COVERING )?INDEX (games_side[01]|rating_changes_user) \((?:side[01]_|user_)id=\?( AND status=\?)?\)$`)
-	rangeRows  = regexp.MustCompile(`^SEARCH (?:games|g) USING (?:COVERING )?INDEX \w+ \(.*[<>]\?\)$`)
+	// rowValueBound is a comparison of two columns with two values at
+	// once: (a, b) < (?, ?).
+	rowValueBound = regexp.MustCompile(`\(\s*[\w.]+\s*,\s*[\w.]+\s*\)\s*[<>]=?\s*\(`)
+	playerRows    = regexp.MustCompile(`^SEARCH (?:\w+ )?USING (?:COVERING )?INDEX (games_side[01]|rating_changes_user) \((?:side[01]_|user_)id=\?( AND status=\?)?\)$`)
+	rangeRows     = regexp.MustCompile(`^SEARCH (?:games|g) USING (?:COVERING )?INDEX \w+ \(.*[<>]\?\)$`)
 )
 
 // planProblems says what is wrong with the plan of query ("" for
@@ -284,6 +287,12 @@ func planProblems(query string, plan []string, inner []bool) []string {
 				out = append(out, "reads a row for each line an OFFSET skips ("+line+")")
 			}
 		}
+	}
+	// SQLite seeks a row value such as (ended_at, id) < (?, ?) by its
+	// first column alone: bounded by one, a page walks every row that
+	// shares that column's value with its bound.
+	if rowValueBound.MatchString(flat) {
+		out = append(out, "bounds a range by a row value, which SQLite seeks by its first column alone")
 	}
 	correlated := false
 	for _, line := range plan {
