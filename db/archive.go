@@ -268,9 +268,9 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	}
 	// keys reads the keys of up to n games from the filtered ones, in
 	// order (newest first unless asc), past the bound b (none when nil).
-	keys := func(b *archiveBound, asc bool, n, offset int) ([]archiveKey, error) {
+	keys := func(b *archiveBound, asc bool, n int) ([]archiveKey, error) {
 		q, qargs := ordered(b, asc)
-		rows, err := db.read.QueryContext(ctx, q+` LIMIT ? OFFSET ?`, append(qargs, n, offset)...)
+		rows, err := db.read.QueryContext(ctx, q+` LIMIT ?`, append(qargs, n)...)
 		if err != nil {
 			return nil, fmt.Errorf("db: archive: %w", err)
 		}
@@ -298,9 +298,9 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 			return out, err
 		}
 		if f.Before != "" {
-			page, err = keys(&archiveBound{"<", k}, false, ArchivePageSize, 0)
+			page, err = keys(&archiveBound{"<", k}, false, ArchivePageSize)
 		} else {
-			page, err = keys(&archiveBound{">", k}, true, ArchivePageSize, 0)
+			page, err = keys(&archiveBound{">", k}, true, ArchivePageSize)
 			slices.Reverse(page)
 		}
 		if err != nil {
@@ -308,7 +308,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		}
 	case out.Capped && (max(out.Page, 1)-1)*ArchivePageSize >= ArchiveCountCap:
 		// Past the count: the last page, its number unknown.
-		if page, err = keys(nil, true, ArchivePageSize, 0); err != nil {
+		if page, err = keys(nil, true, ArchivePageSize); err != nil {
 			return out, err
 		}
 		slices.Reverse(page)
@@ -322,7 +322,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		// under the same generation; none has one when no game matches.
 		if out.Page-1 < len(m.starts) {
 			start := m.starts[out.Page-1]
-			if page, err = keys(&archiveBound{"<=", start}, false, ArchivePageSize, 0); err != nil {
+			if page, err = keys(&archiveBound{"<=", start}, false, ArchivePageSize); err != nil {
 				return out, err
 			}
 		}
@@ -334,7 +334,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 			asc bool
 			dst *string
 		}{{archiveBound{"<", last}, false, &out.Older}, {archiveBound{">", first}, true, &out.Newer}} {
-			next, err := keys(&side.b, side.asc, 1, 0)
+			next, err := keys(&side.b, side.asc, 1)
 			if err != nil {
 				return out, err
 			}
