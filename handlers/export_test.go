@@ -31,3 +31,11 @@ func (a *App) Searches() int {
 // PushGap is the shortest time between two looks of the push sender
 // that commits woke.
 const PushGap = pushGap
+
+// SetPairingsAtOnce sets the most pairings a Swiss tournament's page
+// lists at once, until restore.
+func SetPairingsAtOnce(n int) (restore func()) {
+	old := pairingsAtOnce
+	pairingsAtOnce = n
+	return func() { pairingsAtOnce = old }
+}

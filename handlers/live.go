@@ -108,6 +108,9 @@ type liveSub struct {
 	gameV, socialV string
 	catchUp        bool
 	ended          bool // the game is over and the page was told
+	// round is the round a tournament page shows (?round=; 0: the
+	// latest, or every round).
+	round int
 	// tab names a game page's stream (?tab=, see newTab); the page's
 	// requests carry it (views.TabHeader). While a request of that page
 	// changes the game, the stream is held (held > 0, under the hub's mu):
@@ -691,8 +694,12 @@ func (h *liveHub) tournamentEvents(c echo.Context) error {
 	if _, err := h.render.db.Tournament(c.Request().Context(), id); err != nil {
 		return err
 	}
+	round, err := roundParam(c)
+	if err != nil {
+		return err
+	}
 	t := liveTopic{liveTournament, id}
-	return h.stream(c, &liveSub{topic: t, catchUp: h.stale(c, t)})
+	return h.stream(c, &liveSub{topic: t, catchUp: h.stale(c, t), round: round})
 }
 
 // liveRenderer renders the pushed updates with the pages' own handlers,
@@ -896,8 +903,9 @@ func (r *liveRenderer) dashboard(ctx context.Context, uid int64, subs []*liveSub
 // own buttons): after a commit (all), or to a reconnecting stream.
 func (r *liveRenderer) tournament(ctx context.Context, id int64, subs []*liveSub, all bool) error {
 	type key struct {
-		user int64
-		lang string
+		user  int64
+		lang  string
+		round int
 	}
 	evs := map[key]liveEvent{}
 	for _, sub := range subs {
@@ -905,11 +913,15 @@ func (r *liveRenderer) tournament(ctx context.Context, id int64, subs []*liveSub
 			continue
 		}
 		sub.catchUp = false
-		k := key{sub.viewer.ID, sub.lang}
+		k := key{sub.viewer.ID, sub.lang, sub.round}
 		ev, ok := evs[k]
 		if !ok {
 			lctx := views.WithLang(ctx, sub.lang)
-			c := r.context(lctx, fmt.Sprintf("/tournaments/%d", id), id, sub.viewer, "")
+			path := fmt.Sprintf("/tournaments/%d", id)
+			if sub.round != 0 {
+				path += fmt.Sprintf("?round=%d", sub.round)
+			}
+			c := r.context(lctx, path, id, sub.viewer, "")
 			p, err := r.tournaments.page(c, id)
 			if err != nil {
 				return err

@@ -30,7 +30,7 @@ func TestTournamentResultsFollowWhatTheyShow(t *testing.T) {
 	m := resultsMemo{memo[resultsKey, renderedResults]{size: 64}}
 	show := func(d db.TournamentDetail) string {
 		t.Helper()
-		r, err := m.get(ctx, d)
+		r, err := m.get(ctx, d, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -265,6 +266,10 @@ func (h *tournamentHandler) show(c echo.Context) error {
 		return err
 	}
 	p.LiveURL = fmt.Sprintf("/tournaments/%d/events?g=%d", id, h.live.gen(liveTopic{liveTournament, id}))
+	if r := c.QueryParam("round"); r != "" {
+		// Its updates keep the round the page shows (page has checked it).
+		p.LiveURL += "&round=" + url.QueryEscape(r)
+	}
 	return render(c, http.StatusOK, views.TournamentView(p), nil)
 }
 
@@ -272,6 +277,10 @@ func (h *tournamentHandler) show(c echo.Context) error {
 // KindNotFound.
 func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage, error) {
 	d, err := h.db.Tournament(c.Request().Context(), id)
+	if err != nil {
+		return views.TournamentPage{}, err
+	}
+	round, err := roundParam(c)
 	if err != nil {
 		return views.TournamentPage{}, err
 	}
@@ -354,7 +363,7 @@ func (h *tournamentHandler) page(c echo.Context, id int64) (views.TournamentPage
 		p.Status = tr(c, "Cancelled before it started.")
 	}
 	if d.Status == "running" || d.Status == "finished" {
-		res, err := results.get(ctx, d)
+		res, err := results.get(ctx, d, round)
 		if err != nil {
 			return views.TournamentPage{}, err
 		}
@@ -380,11 +389,52 @@ type resultsMemo struct {
 	memo[resultsKey, renderedResults]
 }
 
-// resultsKey is what a tournament's rendered results depend on.
+// resultsKey is what a tournament's rendered results depend on: round
+// is the one round shown (0: every round).
 type resultsKey struct {
-	lang string
-	id   int64
-	sum  uint64
+	lang  string
+	id    int64
+	sum   uint64
+	round int
+}
+
+// pairingsAtOnce is the most pairings a Swiss tournament's page lists at
+// once: past it (a Swiss of 256 players has 1,024 over eight rounds), the
+// page lists one round, the latest unless ?round= names another, with a
+// link to each.
+var pairingsAtOnce = 100
+
+// roundParam reads ?round=, the round of a Swiss tournament to show (0
+// when not given). Errors: KindInvalid when it is not a round number.
+func roundParam(c echo.Context) (int, error) {
+	v := c.QueryParam("round")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, db.Errorf(db.KindInvalid, "%q is not a round.", v)
+	}
+	return n, nil
+}
+
+// shownRound is the one round of d's results its page lists when asked
+// for round (0: the latest), or 0 when it lists every round: a round
+// robin has none, a knockout shows its whole bracket, and a Swiss lists
+// every round while its pairings number at most pairingsAtOnce. A round
+// past the latest is the latest.
+func shownRound(d db.TournamentDetail, round int) int {
+	if d.Format != db.FormatSwiss || len(d.Pairings) <= pairingsAtOnce {
+		return 0
+	}
+	last := 0
+	for _, x := range d.Pairings {
+		last = max(last, x.Round)
+	}
+	if round == 0 || round > last {
+		return last
+	}
+	return round
 }
 
 // renderedResults is a tournament's results as HTML, and the names ranked
@@ -397,11 +447,13 @@ type renderedResults struct {
 // results is the server's resultsMemo, of at most 64 tournaments' results.
 var results = resultsMemo{memo[resultsKey, renderedResults]{size: 64}}
 
-// get returns d's results in the language of ctx, rendered once.
-func (m *resultsMemo) get(ctx context.Context, d db.TournamentDetail) (renderedResults, error) {
-	k := resultsKey{lang: views.Lang(ctx), id: d.ID, sum: tournamentSum(d)}
+// get returns d's results in the language of ctx, rendered once, with
+// the rounds its page lists when asked for round (shownRound).
+func (m *resultsMemo) get(ctx context.Context, d db.TournamentDetail, round int) (renderedResults, error) {
+	shown := shownRound(d, round)
+	k := resultsKey{lang: views.Lang(ctx), id: d.ID, sum: tournamentSum(d), round: shown}
 	return m.memo.get(k, func() (renderedResults, error) {
-		res, first, err := tournamentResults(ctx, d)
+		res, first, err := tournamentResults(ctx, d, shown)
 		if err != nil {
 			return renderedResults{}, err
 		}
@@ -458,9 +510,9 @@ func tournamentSum(d db.TournamentDetail) uint64 {
 	return h.Sum64()
 }
 
-// tournamentResults is what d has played, in the language of ctx, and
-// the names ranked first.
-func tournamentResults(ctx context.Context, d db.TournamentDetail) (views.TournamentResults, []string, error) {
+// tournamentResults is what d has played, in the language of ctx (of
+// its rounds, round alone when not 0), and the names ranked first.
+func tournamentResults(ctx context.Context, d db.TournamentDetail, round int) (views.TournamentResults, []string, error) {
 	var r views.TournamentResults
 	r.Bracket = d.Format == db.FormatKnockout
 	st, err := d.Standings()
@@ -483,7 +535,7 @@ func tournamentResults(ctx context.Context, d db.TournamentDetail) (views.Tourna
 	if d.Format == db.FormatRoundRobin {
 		crosstable(ctx, &r, d)
 	} else {
-		rounds(ctx, &r, d)
+		rounds(ctx, &r, d, round)
 	}
 	return r, first, nil
 }
@@ -531,8 +583,9 @@ func crosstable(ctx context.Context, p *views.TournamentResults, d db.Tournament
 }
 
 // rounds fills the Swiss rounds or the knockout bracket, in the language
-// of ctx.
-func rounds(ctx context.Context, p *views.TournamentResults, d db.TournamentDetail) {
+// of ctx: every round, or when round is not 0 that round alone and a
+// link to each.
+func rounds(ctx context.Context, p *views.TournamentResults, d db.TournamentDetail, round int) {
 	byRound := map[int][]views.PairingLine{}
 	last := 0
 	for _, x := range d.Pairings {
@@ -558,6 +611,13 @@ func rounds(ctx context.Context, p *views.TournamentResults, d db.TournamentDeta
 				title = views.T(ctx, "Semi-finals")
 			case 2:
 				title = views.T(ctx, "Quarter-finals")
+			}
+		}
+		if round != 0 {
+			p.RoundLinks = append(p.RoundLinks, views.RoundLink{Title: title,
+				Href: fmt.Sprintf("/tournaments/%d?round=%d#rounds", d.ID, r), Current: r == round})
+			if r != round {
+				continue
 			}
 		}
 		p.Rounds = append(p.Rounds, views.RoundView{Number: r, Title: title, Pairings: byRound[r]})

@@ -7,8 +7,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/trench-games/trench/handlers"
 )
 
 // organise fills the tournament form as org and returns the tournament's
@@ -255,4 +258,90 @@ func TestWithdrawingAsksFirst(t *testing.T) {
 	if !withdrawn() {
 		t.Fatal("a confirmed withdrawal did not withdraw the player")
 	}
+}
+
+// TestSwissShownARoundAtATime: a Swiss tournament with more pairings than
+// its page lists at once shows one round, the latest unless the address
+// names another, with a link to each round (the one shown marked); a
+// page showing an earlier round keeps it in its live updates; a round
+// that is not a number is refused and one past the latest shows the
+// latest.
+func TestSwissShownARoundAtATime(t *testing.T) {
+	defer handlers.SetPairingsAtOnce(2)()
+	s := startServer(t, "", nil)
+	players := map[string]*client{}
+	var all []string
+	for i := 1; i <= 6; i++ {
+		name := fmt.Sprintf("pl%d", i)
+		c := s.newClient(t)
+		c.SignUp(name)
+		players[name] = c
+		all = append(all, name)
+	}
+	sw := organise(t, players["pl1"], url.Values{"name": {"Swiss a round at a time"}, "game": {"trenches:standard"}, "format": {"swiss"},
+		"rounds": {"3"}, "min": {"4"}, "max": {"6"}, "days": {"2"}, "starts": {""}})
+	for _, n := range all {
+		tournamentAct(t, players[n], sw, "join") // full: it starts
+	}
+	shown := func(c *client, want int, pairings int) {
+		t.Helper()
+		c.wantStatus(http.StatusOK)
+		var rounds []string
+		c.Last.Find("#rounds section.round").Each(func(_ int, r *goquery.Selection) {
+			n, _ := r.Attr("data-round")
+			rounds = append(rounds, n)
+		})
+		if strings.Join(rounds, ",") != fmt.Sprint(want) {
+			t.Fatalf("rounds shown %v, want %d alone", rounds, want)
+		}
+		if n := c.Last.Find("#rounds li.pairing").Length(); n != pairings {
+			t.Errorf("%d pairings shown, want %d", n, pairings)
+		}
+		if cur := c.Last.Find(`#round-links a[aria-current="page"]`).Text(); cur != fmt.Sprintf("Round %d", want) {
+			t.Errorf("the link marked as shown is %q, want Round %d", cur, want)
+		}
+	}
+	v := s.newClient(t)
+	v.Get(sw + "?round=1")
+	shown(v, 1, 3)
+	stream := openStream(t, v, liveURL(t, v.Last), "")
+
+	// Round 1 is played: round 2 begins. The page showing round 1 is
+	// sent round 1 with its results, and a link to round 2.
+	ctx := context.Background()
+	var id int64
+	fmt.Sscanf(sw, "/tournaments/%d", &id)
+	d, err := s.DB.Tournament(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range d.Pairings {
+		if p.Round == 1 && p.GameID != 0 {
+			playRandom(t, s, p.GameID, 2)
+			resign(t, players[p.Side[1].Name], p.GameID)
+		}
+	}
+	var ev *goquery.Document
+	for ev == nil || ev.Find(`#round-links a[href$="round=2#rounds"]`).Length() == 0 {
+		ev = stream.next("update", 5*time.Second).doc(t)
+	}
+	if r, _ := ev.Find("#rounds section.round").Attr("data-round"); r != "1" || ev.Find("#rounds section.round").Length() != 1 {
+		t.Fatalf("the update of a page showing round 1 shows round %q", r)
+	}
+	if got := ev.Find("#rounds li.pairing .result").Text(); strings.Contains(got, "playing") {
+		t.Errorf("round 1's results in the update: %q", got)
+	}
+
+	// Without a round, the latest; by the links, each.
+	v.Get(sw)
+	shown(v, 2, 3)
+	if n := v.Last.Find("#round-links a").Length(); n != 2 {
+		t.Errorf("%d links to rounds, want 2", n)
+	}
+	v.Click(v.Last.Find(`#round-links a[href$="round=1#rounds"]`))
+	shown(v, 1, 3)
+	v.Get(sw + "?round=9")
+	shown(v, 2, 3)
+	v.Get(sw + "?round=first")
+	v.wantStatus(http.StatusBadRequest)
 }

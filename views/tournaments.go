@@ -81,6 +81,17 @@ type TournamentResults struct {
 	CrossHead []string
 	Rounds    []RoundView // Swiss pairings or knockout bracket
 	Bracket   bool
+	// RoundLinks, when a Swiss tournament shows one round at a time
+	// (Rounds then holds that round alone), link to each of its rounds.
+	RoundLinks []RoundLink
+}
+
+// RoundLink is a link to one round of a Swiss tournament shown a round at
+// a time; Current marks the round shown.
+type RoundLink struct {
+	Title   string // "Round 3"
+	Href    string // "/tournaments/7?round=3#rounds"
+	Current bool
 }
 
 // StandingLine is one entrant's line of the standings.
