@@ -92,6 +92,7 @@ func (Player) Think(st rules.State, req bot.Request) (bot.Thought, error) {
 			th.Best[i] = m.String()
 		}
 		th.Move = th.Best[0]
+		s.release()
 	}
 	if !toMove {
 		th.Move = ""

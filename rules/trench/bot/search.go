@@ -2,6 +2,7 @@ package bot
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/trench-games/trench/rules/bot"
 	"github.com/trench-games/trench/rules/trench"
@@ -58,8 +59,12 @@ type searcher struct {
 	stop     func() bool
 	aborted  bool
 
-	tt      []ttEntry
-	mask    uint64
+	tt   []ttEntry
+	mask uint64
+	// boards are the positions after each ply's move being searched
+	// (boards[ply+1] below ply): a board made in a recursive search
+	// would be allocated on the heap.
+	boards  [maxPly + 2]board
 	moves   [maxPly][maxMovesBuf]move
 	keys    [maxPly][maxMovesBuf]int32
 	killer  [maxPly][2]move
@@ -77,8 +82,22 @@ type searcher struct {
 // 214).
 const maxMovesBuf = 256
 
+// searchers holds searchers between searches (release): each is about
+// 300 KB of buffers besides its table, and a search for puzzles runs
+// hundreds of short searches a second, which made them the largest part
+// of everything the server allocated.
+var searchers sync.Pool
+
+// newSearcher returns a searcher for one search, in the state a new one
+// would be in (its table cleared), taken from searchers when one is
+// there. The caller hands it back with release.
 func newSearcher(g *game, cfg config, budget bot.Budget, seed int64) *searcher {
-	s := &searcher{g: g, maxDepth: cfg.maxDepth, noise: cfg.noise, qDepth: cfg.qDepth, null: cfg.null, limit: cfg.nodes, stop: budget.Stop}
+	s, _ := searchers.Get().(*searcher)
+	if s == nil {
+		s = new(searcher)
+	}
+	tt := s.tt
+	*s = searcher{g: g, maxDepth: cfg.maxDepth, noise: cfg.noise, qDepth: cfg.qDepth, null: cfg.null, limit: cfg.nodes, stop: budget.Stop}
 	if budget.Nodes > 0 {
 		s.limit = budget.Nodes
 	}
@@ -88,9 +107,22 @@ func newSearcher(g *game, cfg config, budget bot.Budget, seed int64) *searcher {
 	for n < 1<<maxTTBits && int64(n)*2 < s.limit {
 		n *= 2
 	}
-	s.tt = make([]ttEntry, n)
+	if cap(tt) >= n {
+		tt = tt[:n]
+		clear(tt)
+	} else {
+		tt = make([]ttEntry, n)
+	}
+	s.tt = tt
 	s.mask = uint64(n - 1)
 	return s
+}
+
+// release hands s back to searchers once its search is over and its
+// results copied out.
+func (s *searcher) release() {
+	s.g, s.stop, s.rootPV = nil, nil, nil
+	searchers.Put(s)
 }
 
 // visit counts one node and reports whether the search must stop.
@@ -243,13 +275,14 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 	// beta in a shallower search, a real move surely does.
 	if s.null && !pvNode && ply > 0 && depth >= 3 && !s.nulled[ply-1] && b.units[b.side] > 3 &&
 		b.quiet < trench.QuietLimit-10 && !s.g.finalTurnNear(b) && s.static(b) >= beta {
-		c := *b
+		c := &s.boards[ply+1]
+		*c = *b
 		c.side ^= 1
 		c.hash ^= zSide
 		c.quiet++
 		c.gained = 0
 		s.nulled[ply] = true
-		v := -s.negamax(&c, depth-1-nullReduction, ply+1, -beta, -beta+1)
+		v := -s.negamax(c, depth-1-nullReduction, ply+1, -beta, -beta+1)
 		s.nulled[ply] = false
 		if s.aborted {
 			return 0
@@ -278,10 +311,11 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 	for i := range ms {
 		pick(ms, keys, i)
 		m := ms[i]
-		c := b.apply(m)
+		c := &s.boards[ply+1]
+		*c = b.apply(m)
 		var v int
 		if i == 0 {
-			v = -s.negamax(&c, depth-1, ply+1, -beta, -alpha)
+			v = -s.negamax(c, depth-1, ply+1, -beta, -alpha)
 		} else {
 			// Late quiet moves are searched a ply shallower first.
 			r := 0
@@ -291,12 +325,12 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 					r = 2
 				}
 			}
-			v = -s.negamax(&c, depth-1-r, ply+1, -alpha-1, -alpha)
+			v = -s.negamax(c, depth-1-r, ply+1, -alpha-1, -alpha)
 			if v > alpha && r > 0 && !s.aborted {
-				v = -s.negamax(&c, depth-1, ply+1, -alpha-1, -alpha)
+				v = -s.negamax(c, depth-1, ply+1, -alpha-1, -alpha)
 			}
 			if v > alpha && v < beta && !s.aborted {
-				v = -s.negamax(&c, depth-1, ply+1, -beta, -alpha)
+				v = -s.negamax(c, depth-1, ply+1, -beta, -alpha)
 			}
 		}
 		if s.aborted {
@@ -369,16 +403,17 @@ func (s *searcher) quiesce(b *board, ply, from, alpha, beta int) int {
 			(s.g.targetStars == 0 || b.stars[b.side]+int(m.gain) < s.g.targetStars) {
 			continue
 		}
-		c := b.apply(m)
+		c := &s.boards[ply+1]
+		*c = b.apply(m)
 		if s.visit() {
 			return 0
 		}
 		var v int
-		if t, over := s.terminal(&c, ply+1); over {
+		if t, over := s.terminal(c, ply+1); over {
 			v = -t
 			s.pvLen[ply+1] = 0
 		} else {
-			v = -s.quiesce(&c, ply+1, from, -beta, -alpha)
+			v = -s.quiesce(c, ply+1, from, -beta, -alpha)
 		}
 		if s.aborted {
 			return 0

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/trench-games/trench/rules"
 	"github.com/trench-games/trench/rules/bot"
@@ -54,8 +55,12 @@ type searcher struct {
 	aborted bool
 	noise   uint64 // key of the seeded evaluation noise
 
-	tt      []ttEntry
-	mask    uint64 // len(tt) - 1
+	tt   []ttEntry
+	mask uint64 // len(tt) - 1
+	// boards are the positions after each ply's move being searched
+	// (boards[ply+1] below ply): a board made in a recursive search
+	// would be allocated on the heap.
+	boards  [maxPly + 1]board
 	moves   [maxPly][]trenches.Move
 	ranked  [maxPly][]scored
 	killer  [maxPly]trenches.Move
@@ -66,8 +71,22 @@ type searcher struct {
 	rootOK  bool // rootPV/rootVal hold a root move searched in this iteration
 }
 
+// searchers holds searchers between searches (release): a search for
+// puzzles runs hundreds of short searches a second, and their searchers
+// and tables were the largest part of everything the server allocated.
+var searchers sync.Pool
+
+// newSearcher returns a searcher for one search, in the state a new one
+// would be in (its table cleared; the lists of moves it fills from empty
+// at each ply keep their room), taken from searchers when one is there.
+// The caller hands it back with release.
 func newSearcher(cfg config, w *weights, budget bot.Budget, seed int64) *searcher {
-	s := &searcher{cfg: cfg, w: w, limit: cfg.nodes, stop: budget.Stop}
+	s, _ := searchers.Get().(*searcher)
+	if s == nil {
+		s = new(searcher)
+	}
+	tt, moves, ranked := s.tt, s.moves, s.ranked
+	*s = searcher{cfg: cfg, w: w, limit: cfg.nodes, stop: budget.Stop, moves: moves, ranked: ranked}
 	if budget.Nodes > 0 {
 		s.limit = budget.Nodes
 	}
@@ -77,9 +96,22 @@ func newSearcher(cfg config, w *weights, budget bot.Budget, seed int64) *searche
 	for n < 1<<maxTTBits && int64(n)*4 < s.limit {
 		n *= 2
 	}
-	s.tt = make([]ttEntry, n)
+	if cap(tt) >= n {
+		tt = tt[:n]
+		clear(tt)
+	} else {
+		tt = make([]ttEntry, n)
+	}
+	s.tt = tt
 	s.mask = uint64(n - 1)
 	return s
+}
+
+// release hands s back to searchers once its search is over and its
+// results copied out.
+func (s *searcher) release() {
+	s.w, s.stop, s.rootPV = nil, nil, nil
+	searchers.Put(s)
 }
 
 // visit counts one node and reports whether the search must stop.
@@ -273,14 +305,15 @@ func (s *searcher) negamax(b *board, depth, ply, alpha, beta int) int {
 		ranked = ranked[:width]
 	}
 	for i, r := range ranked {
-		c := b.apply(r.move)
+		c := &s.boards[ply+1]
+		*c = b.apply(r.move)
 		var v int
 		if i == 0 {
-			v = -s.negamax(&c, depth-1, ply+1, -beta, -alpha)
+			v = -s.negamax(c, depth-1, ply+1, -beta, -alpha)
 		} else {
-			v = -s.negamax(&c, depth-1, ply+1, -alpha-1, -alpha)
+			v = -s.negamax(c, depth-1, ply+1, -alpha-1, -alpha)
 			if v > alpha && v < beta && !s.aborted {
-				v = -s.negamax(&c, depth-1, ply+1, -beta, -alpha)
+				v = -s.negamax(c, depth-1, ply+1, -beta, -alpha)
 			}
 		}
 		if s.aborted {
