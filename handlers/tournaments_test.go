@@ -29,6 +29,22 @@ func organise(t *testing.T, org *client, form url.Values) string {
 	return strings.TrimPrefix(org.URL, org.srv.URL)
 }
 
+// signUpPlayers signs up n players, pl1 to pl<n>: their clients by name,
+// and the names in order.
+func signUpPlayers(t *testing.T, s *server, n int) (map[string]*client, []string) {
+	t.Helper()
+	players := map[string]*client{}
+	var all []string
+	for i := 1; i <= n; i++ {
+		name := fmt.Sprintf("pl%d", i)
+		c := s.newClient(t)
+		c.SignUp(name)
+		players[name] = c
+		all = append(all, name)
+	}
+	return players, all
+}
+
 // tournamentAct submits one of the tournament page's action buttons.
 func tournamentAct(t *testing.T, c *client, page, action string) {
 	t.Helper()
@@ -91,15 +107,7 @@ func names(sel *goquery.Selection, attr string) []string {
 // rounds and bracket.
 func TestTournamentsThroughTheSite(t *testing.T) {
 	s := startServer(t, "", nil)
-	players := map[string]*client{}
-	var all []string
-	for i := 1; i <= 8; i++ {
-		name := fmt.Sprintf("pl%d", i)
-		c := s.newClient(t)
-		c.SignUp(name)
-		players[name] = c
-		all = append(all, name)
-	}
+	players, all := signUpPlayers(t, s, 8)
 	lowerWins := func(a, b string) string { // "pl1" beats "pl2": the higher number resigns
 		if a > b {
 			return a
@@ -269,15 +277,7 @@ func TestWithdrawingAsksFirst(t *testing.T) {
 func TestSwissShownARoundAtATime(t *testing.T) {
 	defer handlers.SetPairingsAtOnce(2)()
 	s := startServer(t, "", nil)
-	players := map[string]*client{}
-	var all []string
-	for i := 1; i <= 6; i++ {
-		name := fmt.Sprintf("pl%d", i)
-		c := s.newClient(t)
-		c.SignUp(name)
-		players[name] = c
-		all = append(all, name)
-	}
+	players, all := signUpPlayers(t, s, 6)
 	sw := organise(t, players["pl1"], url.Values{"name": {"Swiss a round at a time"}, "game": {"trenches:standard"}, "format": {"swiss"},
 		"rounds": {"3"}, "min": {"4"}, "max": {"6"}, "days": {"2"}, "starts": {""}})
 	for _, n := range all {
