@@ -211,3 +211,15 @@ func matchPlayer(side rules.Side, swapped bool) int {
 	}
 	return int(side)
 }
+
+// Table returns a table of n entries, all zero: tt's own array when it
+// has room for them (cleared), else a new one. A search that keeps its
+// searcher between searches reuses its transposition table this way.
+func Table[T any](tt []T, n int) []T {
+	if cap(tt) < n {
+		return make([]T, n)
+	}
+	tt = tt[:n]
+	clear(tt)
+	return tt
+}

@@ -107,13 +107,7 @@ func newSearcher(g *game, cfg config, budget bot.Budget, seed int64) *searcher {
 	for n < 1<<maxTTBits && int64(n)*2 < s.limit {
 		n *= 2
 	}
-	if cap(tt) >= n {
-		tt = tt[:n]
-		clear(tt)
-	} else {
-		tt = make([]ttEntry, n)
-	}
-	s.tt = tt
+	s.tt = bot.Table(tt, n)
 	s.mask = uint64(n - 1)
 	return s
 }

@@ -96,13 +96,7 @@ func newSearcher(cfg config, w *weights, budget bot.Budget, seed int64) *searche
 	for n < 1<<maxTTBits && int64(n)*4 < s.limit {
 		n *= 2
 	}
-	if cap(tt) >= n {
-		tt = tt[:n]
-		clear(tt)
-	} else {
-		tt = make([]ttEntry, n)
-	}
-	s.tt = tt
+	s.tt = bot.Table(tt, n)
 	s.mask = uint64(n - 1)
 	return s
 }
