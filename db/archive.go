@@ -43,7 +43,10 @@ type ArchiveFilter struct {
 	Before, After string
 }
 
-// ArchiveRow is one finished game in the archive, with its match.
+// ArchiveRow is one finished game in the archive, with its match: for the
+// rules of a single game (rules.Variant.Match false) the game is its
+// match, which then has one game, its result and its scores, in the
+// order of its match players.
 type ArchiveRow struct {
 	// Game is the finished game as a list shows it: its players, rules,
 	// result, scores, plies and times, without its position, clocks or
@@ -285,7 +288,23 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		}
 		return ks, rows.Err()
 	}
+	// The page is read with one game more in the order it is read in:
+	// that game says whether there is a page beyond it that way.
 	var page []archiveKey
+	var beyond, back bool // a game past the page in its order; in the other order
+	read := func(b *archiveBound, asc bool) error {
+		ks, err := keys(b, asc, ArchivePageSize+1)
+		if err != nil {
+			return err
+		}
+		if beyond = len(ks) > ArchivePageSize; beyond {
+			ks = ks[:ArchivePageSize]
+		}
+		page = ks
+		return nil
+	}
+	asc := false      // the page was read oldest first
+	askBack := true   // whether there is a page the other way is still to be asked
 	out.Page = f.Page // with a cursor, only the number shown (0: unknown)
 	switch {
 	case f.Before != "" || f.After != "":
@@ -298,20 +317,20 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 			return out, err
 		}
 		if f.Before != "" {
-			page, err = keys(&archiveBound{"<", k}, false, ArchivePageSize)
+			err = read(&archiveBound{"<", k}, false)
 		} else {
-			page, err = keys(&archiveBound{">", k}, true, ArchivePageSize)
-			slices.Reverse(page)
+			asc = true
+			err = read(&archiveBound{">", k}, true)
 		}
 		if err != nil {
 			return out, err
 		}
 	case out.Capped && (max(out.Page, 1)-1)*ArchivePageSize >= ArchiveCountCap:
 		// Past the count: the last page, its number unknown.
-		if page, err = keys(nil, true, ArchivePageSize); err != nil {
+		asc = true
+		if err := read(nil, true); err != nil {
 			return out, err
 		}
-		slices.Reverse(page)
 		out.Page = 0
 	default:
 		out.Page = max(out.Page, 1)
@@ -320,31 +339,44 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 		}
 		// Every page up to the cap has its start among the marks, read
 		// under the same generation; none has one when no game matches.
+		// The first page has no newer one, any other has the pages
+		// before it.
 		if out.Page-1 < len(m.starts) {
 			start := m.starts[out.Page-1]
-			if page, err = keys(&archiveBound{"<=", start}, false, ArchivePageSize); err != nil {
+			if err := read(&archiveBound{"<=", start}, false); err != nil {
 				return out, err
 			}
+			back, askBack = out.Page > 1, false
 		}
 	}
-	if len(page) > 0 {
-		first, last := page[0], page[len(page)-1]
-		for _, side := range []struct {
-			b   archiveBound
-			asc bool
-			dst *string
-		}{{archiveBound{"<", last}, false, &out.Older}, {archiveBound{">", first}, true, &out.Newer}} {
-			next, err := keys(&side.b, side.asc, 1)
-			if err != nil {
-				return out, err
-			}
-			if len(next) > 0 {
-				*side.dst = side.b.key.String()
-			}
-		}
+	if asc {
+		slices.Reverse(page)
 	}
 	if len(page) == 0 {
 		return out, nil
+	}
+	first, last := page[0], page[len(page)-1]
+	if askBack {
+		// The other way: one game past the page's other end.
+		b, other := archiveBound{">", first}, true
+		if asc {
+			b, other = archiveBound{"<", last}, false
+		}
+		next, err := keys(&b, other, 1)
+		if err != nil {
+			return out, err
+		}
+		back = len(next) > 0
+	}
+	older, newer := beyond, back
+	if asc {
+		older, newer = back, beyond
+	}
+	if older {
+		out.Older = last.String()
+	}
+	if newer {
+		out.Newer = first.String()
 	}
 	ids := make([]int64, len(page))
 	for i, k := range page {
@@ -355,23 +387,42 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	if err != nil {
 		return out, err
 	}
-	// The games' matches, in one read.
+	rows := make([]ArchiveRow, len(games))
+	// A game of a single game's rules is its match: the match is read
+	// only for the rules of several games, and its players' names come
+	// from its games' rows.
+	var matchIDs []int64
+	for i, g := range games {
+		rows[i] = ArchiveRow{Game: g, Moves: g.Ply, MatchGames: 1, MatchStatus: "finished", MatchWinner: -1,
+			MatchTotals: g.Score, MatchPlayer: g.Side}
+		if g.Winner != rules.NoSide {
+			rows[i].MatchWinner = int(g.Winner)
+		}
+		if g.Swapped {
+			p, t := rows[i].MatchPlayer, rows[i].MatchTotals
+			rows[i].MatchPlayer, rows[i].MatchTotals = [2]Player{p[1], p[0]}, [2]int{t[1], t[0]}
+			if rows[i].MatchWinner >= 0 {
+				rows[i].MatchWinner = 1 - rows[i].MatchWinner
+			}
+		}
+		if severalGames(g.Game, g.MatchVariant) {
+			matchIDs = append(matchIDs, g.MatchID)
+		}
+	}
+	out.Rows = rows
+	if len(matchIDs) == 0 {
+		return out, nil
+	}
 	type matchRow struct {
 		games, winner int
 		status        string
 		totals        [2]int
-		players       [2]Player
-	}
-	matchIDs := make([]int64, len(games))
-	for i, g := range games {
-		matchIDs[i] = g.MatchID
+		players       [2]int64
 	}
 	in, args = idList(matchIDs, ArchivePageSize)
-	matches := make(map[int64]matchRow, len(games))
-	mrows, err := db.read.QueryContext(ctx, `SELECT m.id, (SELECT COUNT(*) FROM games WHERE match_id = m.id), m.status, m.winner,
-		m.total0, m.total1, m.player0_id, u0.name, m.player1_id, u1.name
-		FROM matches m JOIN users u0 ON u0.id = m.player0_id JOIN users u1 ON u1.id = m.player1_id
-		WHERE m.id IN (`+in+`)`, args...)
+	matches := make(map[int64]matchRow, len(matchIDs))
+	mrows, err := db.read.QueryContext(ctx, `SELECT m.id, (SELECT COUNT(*) FROM games WHERE match_id = m.id), m.status,
+		COALESCE(m.winner, -1), m.total0, m.total1, m.player0_id, m.player1_id FROM matches m WHERE m.id IN (`+in+`)`, args...)
 	if err != nil {
 		return out, fmt.Errorf("db: archive matches: %w", err)
 	}
@@ -379,31 +430,54 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	for mrows.Next() {
 		var id int64
 		var m matchRow
-		var winner *int
-		if err := mrows.Scan(&id, &m.games, &m.status, &winner, &m.totals[0], &m.totals[1],
-			&m.players[0].ID, &m.players[0].Name, &m.players[1].ID, &m.players[1].Name); err != nil {
+		if err := mrows.Scan(&id, &m.games, &m.status, &m.winner, &m.totals[0], &m.totals[1], &m.players[0], &m.players[1]); err != nil {
 			return out, fmt.Errorf("db: archive matches: %w", err)
-		}
-		m.winner = -1
-		if winner != nil {
-			m.winner = *winner
 		}
 		matches[id] = m
 	}
 	if err := mrows.Err(); err != nil {
 		return out, fmt.Errorf("db: archive matches: %w", err)
 	}
-	rows := make([]ArchiveRow, len(games))
-	for i, g := range games {
+	for i := range rows {
+		g := &rows[i].Game
+		if !severalGames(g.Game, g.MatchVariant) {
+			continue
+		}
 		m, ok := matches[g.MatchID]
 		if !ok {
 			return out, fmt.Errorf("db: archive: game %d has no match %d", g.ID, g.MatchID)
 		}
-		rows[i] = ArchiveRow{Game: g, Moves: g.Ply, MatchGames: m.games, MatchStatus: m.status, MatchWinner: m.winner,
-			MatchTotals: m.totals, MatchPlayer: m.players}
+		r := &rows[i]
+		r.MatchGames, r.MatchStatus, r.MatchWinner, r.MatchTotals = m.games, m.status, m.winner, m.totals
+		for j, id := range m.players {
+			// The match's players are its games' two sides.
+			switch id {
+			case g.Side[0].ID:
+				r.MatchPlayer[j] = g.Side[0]
+			case g.Side[1].ID:
+				r.MatchPlayer[j] = g.Side[1]
+			default:
+				return out, fmt.Errorf("db: archive: game %d is not played by its match's player %d", g.ID, id)
+			}
+		}
 	}
-	out.Rows = rows
 	return out, nil
+}
+
+// severalGames says whether variant, a set of rules of game (engine
+// keys), is a match of several games (rules.Variant.Match); unknown rules
+// are taken to be.
+func severalGames(game, variant string) bool {
+	eng, ok := rules.Lookup(game)
+	if !ok {
+		return true
+	}
+	for _, v := range eng.Variants() {
+		if v.Key == variant {
+			return v.Match
+		}
+	}
+	return true
 }
 
 // archiveGameSelect reads what ArchiveRow.Game holds: a finished game
@@ -411,8 +485,8 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 // read in 0.19 ms where the whole rows took 0.32.
 const archiveGameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant, g.swapped,
 	g.side0_id, u0.name, g.side1_id, u1.name, g.ply, g.to_move, g.status, COALESCE(g.winner, -1),
-	g.score0, g.score1, g.reason, g.days_per_move, g.created_at, g.updated_at, g.ended_at, m.variant
-	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id JOIN matches m ON m.id = g.match_id `
+	g.score0, g.score1, g.reason, g.days_per_move, g.created_at, g.updated_at, g.ended_at, COALESCE(g.match_variant, g.variant)
+	FROM games g JOIN users u0 ON u0.id = g.side0_id JOIN users u1 ON u1.id = g.side1_id `
 
 // archiveGames reads the games of an archive page, newest first: in is
 // the list of their ids' placeholders, args the ids (idList).

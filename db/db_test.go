@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
@@ -363,6 +364,64 @@ func TestMatchFlow(t *testing.T) {
 	}
 	if _, err := store.Resign(ctx, d.ID, d.Side[0].ID, 0, t0); db.KindOf(err) != db.KindConflict {
 		t.Fatalf("resigning a finished game: %v", err)
+	}
+}
+
+// TestArchiveRowsShowTheirMatch: an archive row carries its match's
+// games, state, totals, winner and players in the match's order, for an
+// official match in progress and finished (its second game swaps the
+// sides), and a single game is its own match.
+func TestArchiveRowsShowTheirMatch(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	g1, ann, bob := newGame(t, store, "trench", "match")
+	if _, err := store.Resign(ctx, g1.ID, ann.ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	p, err := store.Archive(ctx, db.ArchiveFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rows) != 1 || p.Rows[0].MatchGames != 2 || p.Rows[0].MatchStatus != "active" {
+		t.Fatalf("game 1 of a match in progress: %+v", p.Rows)
+	}
+	games, _ := store.MatchGames(ctx, g1.MatchID)
+	if _, err := store.Resign(ctx, games[1].ID, bob.ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	games, _ = store.MatchGames(ctx, g1.MatchID)
+	d := games[2]
+	if _, err := store.Resign(ctx, d.ID, d.Side[1].ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := store.Match(ctx, g1.MatchID)
+	c, err := store.CreateChallenge(ctx, db.NewChallenge{CreatorID: ann.ID, Game: "trench", Variant: "single", Color: "0", DaysPerMove: 2}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	single, err := store.AcceptChallenge(ctx, c.ID, bob.ID, 5, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Resign(ctx, single, bob.ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = store.Archive(ctx, db.ArchiveFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(p.Rows))
+	}
+	for _, r := range p.Rows {
+		g := r.Game
+		got := fmt.Sprintf("%d %s %d %v %s %s", r.MatchGames, r.MatchStatus, r.MatchWinner, r.MatchTotals, r.MatchPlayer[0].Name, r.MatchPlayer[1].Name)
+		want := fmt.Sprintf("3 finished %d %v %s %s", m.Winner, m.Totals, m.Player[0].Name, m.Player[1].Name)
+		if g.ID == single {
+			want = fmt.Sprintf("1 finished 0 %v ann bob", g.Score)
+		}
+		if got != want {
+			t.Errorf("game %d (%s): match %q, want %q", g.ID, g.Variant, got, want)
+		}
 	}
 }
 
