@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -52,6 +53,9 @@ type Config struct {
 	// BotWorkers is the most searches of the computer players (moves and
 	// analyses) run at once; 0 means 1.
 	BotWorkers int
+	// PageTurns is how many page reads are made at once (admission); 0
+	// means one per processor.
+	PageTurns int
 	// NoPuzzleSearch keeps the computer's worker from looking for puzzles
 	// in the finished games (the puzzle job): the puzzles stored, and the
 	// ones shipped, are all there are.
@@ -110,6 +114,8 @@ type App struct {
 	routeSet  map[string]struct{} // "METHOD /route/:pattern" of every route
 	live      *liveHub            // the open pages' event streams
 	push      *pusher             // the push notifications' sender
+	traffic   traffic             // the requests being answered (the puzzle search stands aside)
+	admit     *admission          // the turns in which pages are made
 }
 
 // New builds the application on an open database: it loads (or creates)
@@ -164,12 +170,19 @@ func New(ctx context.Context, store *db.DB, cfg Config) (*echo.Echo, *App, error
 	for _, c := range comps {
 		a.computers[c.ID] = c
 	}
+	a.computer.traffic = &a.traffic
+	turns := cfg.PageTurns
+	if turns <= 0 {
+		turns = runtime.NumCPU()
+	}
+	a.admit = newAdmission(turns)
 	a.metrics = newMetrics(store, cfg.Now, func() bool { return a.cfg.SMTP.Addr != "" })
 	a.push = newPusher(store, vapid, cfg, a.metrics)
 	a.live = newLiveHub(cfg, sm, cfg.Logger)
 	sm.live = a.live
 	a.metrics.liveStreams(a.live.open)
 	a.metrics.readCache(store)
+	a.metrics.pagesWaiting(a.admit.waiting.Load)
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -53,6 +53,9 @@ type computer struct {
 	// clock is the real clock the searches' time caps are read on
 	// (time.Now; cfg.Now may be a test's fixed clock).
 	clock func() time.Time
+	// traffic is the server's requests, which the puzzle search stands
+	// aside for (nil: none, as in a test of the computer alone).
+	traffic *traffic
 
 	mu        sync.Mutex
 	busy      map[int64]bool // games with a search under way

@@ -208,10 +208,15 @@ func (a *App) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		// context reaches SQLite) or, for a read, once its answer could no
 		// longer be written: a slow page never keeps a connection of the
 		// read pool from the others. The event streams last.
-		if (req.Method == http.MethodGet || req.Method == http.MethodHead) && !strings.HasSuffix(req.URL.Path, "/events") {
+		stream := strings.HasSuffix(req.URL.Path, "/events")
+		if (req.Method == http.MethodGet || req.Method == http.MethodHead) && !stream {
 			ctx, cancel := context.WithTimeout(req.Context(), RequestDeadline)
 			defer cancel()
 			c.SetRequest(req.WithContext(ctx))
+		}
+		if !stream {
+			a.traffic.begin()
+			defer func() { a.traffic.end(time.Now()) }()
 		}
 		w := &sentWriter{ResponseWriter: c.Response().Writer}
 		c.Response().Writer = w
@@ -396,6 +401,15 @@ func (m *metrics) liveStreams(open func() int) {
 		Name: "trench_live_streams",
 		Help: "Event streams open: pages receiving live updates.", // not shown
 	}, func() float64 { return float64(open()) }))
+}
+
+// pagesWaiting adds the gauge of the page reads waiting for a turn
+// (admission).
+func (m *metrics) pagesWaiting(waiting func() int64) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "trench_pages_waiting",
+		Help: "Page reads waiting for their turn to be made.", // not shown
+	}, func() float64 { return float64(waiting()) }))
 }
 
 // readCache adds the counters of the database's remembered reads: the

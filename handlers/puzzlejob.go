@@ -84,10 +84,17 @@ func (c *computer) findPuzzles(ctx context.Context, g db.Game) error {
 	// The lowest of all: the search gives its slot up as soon as another
 	// search (a computer's move, an analysis) waits for one, and the game
 	// is looked at again from its start once the slot is free.
+	// It also stands aside while the server answers requests (traffic),
+	// and the time it waits does not count towards its cap.
 	var yielded atomic.Bool
-	limit := stopper(ctx, c.clock, analysisCap*10)
+	var waited time.Duration // only the search's goroutine reads and writes it
+	limit := stopper(ctx, func() time.Time { return c.clock().Add(-waited) }, analysisCap*10)
 	stop := func() bool {
 		if c.slots.wanted() {
+			yielded.Store(true)
+			return true
+		}
+		if waited += c.traffic.waitQuiet(ctx, c.clock, c.slots.wanted); c.slots.wanted() {
 			yielded.Store(true)
 			return true
 		}

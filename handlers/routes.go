@@ -21,6 +21,7 @@ func (a *App) routes(e *echo.Echo) error {
 		return err
 	}
 	e.Use(encode)
+	e.Use(a.admit.middleware)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: a.logPanic}))
 	e.Use(securityHeaders)
 

@@ -64,6 +64,9 @@ type serveConfig struct {
 	// makes games against the computer rated.
 	BotWorkers int
 	RateBots   bool
+	// PageTurns is how many page reads are made at once (0: one per
+	// processor).
+	PageTurns int
 	// NoPuzzleSearch keeps the computer from looking for puzzles in the
 	// finished games.
 	NoPuzzleSearch bool
@@ -141,6 +144,11 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 		return c, fmt.Errorf("TRENCH_BOT_WORKERS: %w", err)
 	}
 	fs.IntVar(&c.BotWorkers, "bot-workers", botWorkersDefault, "most computer searches (moves and analyses) run at once (TRENCH_BOT_WORKERS)")
+	pageTurnsDefault, err := strconv.Atoi(env("TRENCH_PAGE_TURNS", "0"))
+	if err != nil {
+		return c, fmt.Errorf("TRENCH_PAGE_TURNS: %w", err)
+	}
+	fs.IntVar(&c.PageTurns, "page-turns", pageTurnsDefault, "most page reads made at once, the others waiting their turn in order; 0: one per processor (TRENCH_PAGE_TURNS)")
 	computerGamesDefault, err := strconv.Atoi(env("TRENCH_COMPUTER_GAMES", strconv.Itoa(handlers.DefaultComputerGames)))
 	if err != nil {
 		return c, fmt.Errorf("TRENCH_COMPUTER_GAMES: %w", err)
@@ -194,6 +202,9 @@ func parseServeFlags(name string, args []string) (serveConfig, error) {
 	}
 	if c.BotWorkers < 1 {
 		return c, fmt.Errorf("--bot-workers must be at least 1, not %d", c.BotWorkers)
+	}
+	if c.PageTurns < 0 {
+		return c, fmt.Errorf("--page-turns must be 0 (one per processor) or more, not %d", c.PageTurns)
 	}
 	if c.LiveMax < 1 || c.LivePerUser < 1 {
 		return c, fmt.Errorf("--live-max and --live-per-user must be at least 1, not %d and %d", c.LiveMax, c.LivePerUser)
@@ -279,7 +290,7 @@ func serve(ctx context.Context, args []string) (err error) {
 	e, app, err := handlers.New(ctx, store, handlers.Config{BaseURL: c.BaseURL, SecureCookies: c.Secure, Logger: logger,
 		TrustedProxies: c.TrustedProxies, KeyFile: c.KeyFile, VacationDays: vacationDays(c.Vacation), AccessLog: true,
 		BotWorkers: c.BotWorkers, NoPuzzleSearch: c.NoPuzzleSearch, RateBotGames: c.RateBots, ComputerGames: computerGames(c.ComputerGames), TournamentsByAdminsOnly: c.AdminTournaments,
-		LiveMax: c.LiveMax, LivePerUser: c.LivePerUser})
+		LiveMax: c.LiveMax, LivePerUser: c.LivePerUser, PageTurns: c.PageTurns})
 	if err != nil {
 		return err
 	}
