@@ -113,6 +113,10 @@ type writeLog struct {
 	// and every change of those tables is a settled one).
 	settled                bool
 	gameStatus, lastPlayed int
+	// names says the transaction may have changed a player's name: it
+	// updated (but for the last-played time) or deleted an account
+	// (nameGen).
+	names bool
 	// played says the transaction wrote a row outside the background
 	// searches' own (background), sawBackground that it wrote one of
 	// theirs: a transaction that wrote theirs alone leaves playGen where
@@ -137,6 +141,10 @@ type writeLog struct {
 	// under one of them (readCache).
 	commitGen  atomic.Uint64
 	settledGen atomic.Uint64
+	// nameGen counts the committed transactions that may have changed a
+	// player's name (and the commits of other processes): the names
+	// remembered by id (nameCache) were read under one value of it.
+	nameGen atomic.Uint64
 	// playGen counts the committed transactions but those that wrote
 	// only the background searches' rows (the puzzles found in finished
 	// games, the analyses asked for, the planner's statistics: background),
@@ -182,10 +190,14 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	// settled one.
 	lastPlayedOnly := l.lastPlayedOnly(&d)
 	settles := !lastPlayedOnly && l.settles(&d)
+	names := d.TableName == "users" && d.Op != sqlite3.SQLITE_INSERT && !lastPlayedOnly
 	l.mu.Lock()
 	l.played = true
 	if settles {
 		l.settled = true
+	}
+	if names {
+		l.names = true
 	}
 	l.mu.Unlock()
 	if w := wideTables[d.TableName]; w != 0 && !lastPlayedOnly {
@@ -341,6 +353,9 @@ func (l *writeLog) mark(w uint8) {
 	if w&^changedPlans != 0 {
 		l.settled = true
 	}
+	if w&changedAccounts != 0 {
+		l.names = true
+	}
 }
 
 // reset forgets what a transaction that did not commit had collected.
@@ -354,7 +369,7 @@ func (l *writeLog) reset() {
 	clear(l.ratingMatches)
 	clear(l.ratingPlayers)
 	l.wide = 0
-	l.settled = false
+	l.settled, l.names = false, false
 	l.played, l.sawBackground = false, false
 }
 
@@ -367,6 +382,7 @@ type changes struct {
 	ratingMatches, ratingPlayers []int64            // see writeLog
 	wide                         uint8
 	settled                      bool // see writeLog
+	names                        bool // see writeLog
 	backgroundOnly               bool // only the background searches' rows (see writeLog.played)
 }
 
@@ -376,13 +392,13 @@ func (l *writeLog) take() changes {
 	defer l.mu.Unlock()
 	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide,
 		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers), settled: l.settled,
-		backgroundOnly: l.sawBackground && !l.played}
+		names: l.names, backgroundOnly: l.sawBackground && !l.played}
 	if len(l.players) > 0 {
 		ch.players = maps.Clone(l.players)
 		clear(l.players)
 	}
 	l.wide = 0
-	l.settled = false
+	l.settled, l.names = false, false
 	l.played, l.sawBackground = false, false
 	return ch
 }
@@ -409,6 +425,9 @@ func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64)
 	}
 	if ch.settled {
 		l.settledGen.Add(1)
+	}
+	if ch.names {
+		l.nameGen.Add(1)
 	}
 	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)

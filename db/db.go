@@ -40,6 +40,7 @@ type DB struct {
 	onCommit     atomic.Pointer[commitObserver]
 	log          *writeLog // the games and tournaments the transaction in progress changed
 	accounts     accountCache
+	names        nameCache // players' names by id (playerNames)
 	gameCache    gameCache
 	vacations    genCache[string, vacationsRead] // vacationsSince by users, under writeLog.vacationGen
 	ratings      genCache[int64, storedRatings]  // readGameRatings by game, under writeLog.ratingGen

@@ -425,6 +425,51 @@ func TestArchiveRowsShowTheirMatch(t *testing.T) {
 	}
 }
 
+// TestArchiveNamesFollowTheirAccounts: the archive shows a player's
+// name as the account has it now: after the account is deleted, and after
+// another process renames it, though the names were remembered before.
+func TestArchiveNamesFollowTheirAccounts(t *testing.T) {
+	store, path := open(t)
+	ctx := context.Background()
+	g, ann, bob := newGame(t, store, "trench", "single")
+	if _, err := store.Resign(ctx, g.ID, ann.ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	names := func() string {
+		t.Helper()
+		p, err := store.Archive(ctx, db.ArchiveFilter{})
+		if err != nil || len(p.Rows) != 1 {
+			t.Fatalf("archive: %+v, %v", p, err)
+		}
+		s := p.Rows[0].Game.Side
+		return s[0].Name + " " + s[1].Name
+	}
+	if got := names(); got != "ann bob" {
+		t.Fatalf("players %q, want ann bob", got)
+	}
+	if err := store.DeleteAccount(ctx, bob.ID, t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(), fmt.Sprintf("ann %s%d", db.TombstonePrefix, bob.ID); got != want {
+		t.Fatalf("after bob's account was deleted: %q, want %q", got, want)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.ExecContext(ctx, `UPDATE users SET name = 'anna' WHERE id = ?`, ann.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for names()[:4] != "anna" {
+		if time.Now().After(deadline) {
+			t.Fatalf("5 s after another process renamed ann: %q", names())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func TestArmistice(t *testing.T) {
 	store, _ := open(t)
 	ctx := context.Background()

@@ -1,0 +1,91 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// maxCachedNames bounds the names remembered at once; past it the cache
+// starts again empty.
+const maxCachedNames = 200_000
+
+// nameCache remembers players' names by id under one value of
+// writeLog.nameGen, which a committed update or deletion of an account
+// (but for its last-played time) moves on: a name is kept only if the
+// generation did not move while it was read, and the cache starts again
+// empty when it has. A new account changes no name already known.
+// On a million games, the names of an archive page's players were a
+// third of its reads from the database (the accounts of 100 players at
+// random: 0.2 ms of 0.6).
+type nameCache struct {
+	mu    sync.Mutex
+	gen   uint64
+	names map[int64]string
+}
+
+// playerNames sets the Name of every player in ps from its ID, from
+// memory where the name is known and from the accounts otherwise, in one
+// read. Errors: the read's.
+func (db *DB) playerNames(ctx context.Context, ps []*Player) error {
+	gen := db.log.nameGen.Load()
+	c := &db.names
+	var missing []int64
+	var unnamed []*Player
+	c.mu.Lock()
+	if c.gen != gen || c.names == nil {
+		c.gen, c.names = gen, map[int64]string{}
+	}
+	for _, p := range ps {
+		if n, ok := c.names[p.ID]; ok {
+			p.Name = n
+		} else {
+			missing = append(missing, p.ID)
+			unnamed = append(unnamed, p)
+		}
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return nil
+	}
+	in, args := idList(missing, 2*ArchivePageSize)
+	rows, err := db.read.QueryContext(ctx, `SELECT id, name FROM users WHERE id IN (`+in+`)`, args...)
+	if err != nil {
+		return fmt.Errorf("db: players' names: %w", err)
+	}
+	defer rows.Close()
+	read := make(map[int64]string, len(missing))
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return fmt.Errorf("db: players' names: %w", err)
+		}
+		read[id] = name
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("db: players' names: %w", err)
+	}
+	for _, p := range unnamed {
+		n, ok := read[p.ID]
+		if !ok {
+			return fmt.Errorf("db: players' names: no account %d", p.ID)
+		}
+		p.Name = n
+	}
+	if db.log.nameGen.Load() != gen {
+		return nil // an account changed while they were read: not kept
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return nil
+	}
+	if len(c.names)+len(read) > maxCachedNames {
+		clear(c.names)
+	}
+	for id, n := range read {
+		c.names[id] = n
+	}
+	return nil
+}
