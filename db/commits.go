@@ -113,9 +113,9 @@ type writeLog struct {
 	// and every change of those tables is a settled one).
 	settled                bool
 	gameStatus, lastPlayed int
-	// names says the transaction may have changed a player's name: it
-	// updated (but for the last-played time) or deleted an account
-	// (nameGen).
+	// names says the transaction may have changed the players' names:
+	// it added, updated (but for the last-played time) or deleted an
+	// account (nameGen).
 	names bool
 	// played says the transaction wrote a row outside the background
 	// searches' own (background), sawBackground that it wrote one of
@@ -141,9 +141,10 @@ type writeLog struct {
 	// under one of them (readCache).
 	commitGen  atomic.Uint64
 	settledGen atomic.Uint64
-	// nameGen counts the committed transactions that may have changed a
-	// player's name (and the commits of other processes): the names
-	// remembered by id (nameCache) were read under one value of it.
+	// nameGen counts the committed transactions that may have changed the
+	// players' names (and the commits of other processes): the names
+	// remembered by id (nameCache) and the directory's marks were read
+	// under one value of it.
 	nameGen atomic.Uint64
 	// playGen counts the committed transactions but those that wrote
 	// only the background searches' rows (the puzzles found in finished
@@ -190,7 +191,7 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	// settled one.
 	lastPlayedOnly := l.lastPlayedOnly(&d)
 	settles := !lastPlayedOnly && l.settles(&d)
-	names := d.TableName == "users" && d.Op != sqlite3.SQLITE_INSERT && !lastPlayedOnly
+	names := d.TableName == "users" && !lastPlayedOnly
 	l.mu.Lock()
 	l.played = true
 	if settles {

@@ -66,6 +66,14 @@ func StoredGame(ctx context.Context, store *DB, id int64) (Game, error) {
 	return gameByID(ctx, store.read, id)
 }
 
+// MarkDirectoryFrom makes the directory read its pages from marks every
+// names apart once it would skip from names, until restore.
+func MarkDirectoryFrom(from, every int) (restore func()) {
+	f, e := directoryMarkFrom, directoryMarkEvery
+	directoryMarkFrom, directoryMarkEvery = from, every
+	return func() { directoryMarkFrom, directoryMarkEvery = f, e }
+}
+
 // MarkLeaderboardsFrom makes the leaderboards read their pages from marks
 // every lines apart from line from of each part on, until restore.
 func MarkLeaderboardsFrom(from, every int) (restore func()) {

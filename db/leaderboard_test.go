@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -224,10 +225,37 @@ func TestPagesFromEitherEndAgree(t *testing.T) {
 		if len(all) != total || total < 3*size {
 			t.Fatalf("directory %q: %d rows of %d; want all of them, and more than a few pages", prefix, len(all), total)
 		}
+		sameRow := func(a, b db.DirectoryRow) bool { return a.ID == b.ID && len(a.Ratings) == len(b.Ratings) }
 		pagesAgree(t, fmt.Sprintf("directory %q", prefix), all, size, func(off int) ([]db.DirectoryRow, error) {
 			page, _, err := store.Players(ctx, prefix, t0, off, size)
 			return page, err
-		}, func(a, b db.DirectoryRow) bool { return a.ID == b.ID && len(a.Ratings) == len(b.Ratings) })
+		}, sameRow)
+		// Read from the marks of where every fourth name begins, then
+		// again once an account is added and one deleted: the marks of
+		// the accounts before must not serve the accounts after.
+		restore := db.MarkDirectoryFrom(0, 4)
+		pagesAgree(t, fmt.Sprintf("directory %q from its marks", prefix), all, size, func(off int) ([]db.DirectoryRow, error) {
+			page, _, err := store.Players(ctx, prefix, t0, off, size)
+			return page, err
+		}, sameRow)
+		newcomer := users(t, store, prefix+"Aaron"+prefix)[0]
+		if err := store.DeleteAccount(ctx, all[len(all)/2].ID, t0); err != nil {
+			t.Fatal(err)
+		}
+		restore()
+		after, _, err := store.Players(ctx, prefix, t0, 0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(after, func(r db.DirectoryRow) bool { return r.ID == newcomer.ID }) {
+			t.Fatalf("directory %q: the new account is not listed", prefix)
+		}
+		restore = db.MarkDirectoryFrom(0, 4)
+		pagesAgree(t, fmt.Sprintf("directory %q from its marks, accounts added and deleted", prefix), after, size, func(off int) ([]db.DirectoryRow, error) {
+			page, _, err := store.Players(ctx, prefix, t0, off, size)
+			return page, err
+		}, sameRow)
+		restore()
 	}
 	for _, game := range []string{"trench", "cards"} {
 		_, counts, err := store.Leaderboard(ctx, game, t0, 0, 1)
