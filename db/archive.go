@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trench-games/trench/rules"
 )
@@ -382,18 +383,18 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	for i, k := range page {
 		ids[i] = k.id
 	}
-	games, err := db.archiveGames(ctx, ids)
+	rows, err := db.archiveGames(ctx, ids)
 	if err != nil {
 		return out, err
 	}
-	rows := make([]ArchiveRow, len(games))
 	// A game of a single game's rules is its match: the match is read
 	// only for the rules of several games, and its players' names come
 	// from its games' rows.
 	var matchIDs []int64
-	for i, g := range games {
-		rows[i] = ArchiveRow{Game: g, Moves: g.Ply, MatchGames: 1, MatchStatus: "finished", MatchWinner: -1,
-			MatchTotals: g.Score, MatchPlayer: g.Side}
+	for i := range rows {
+		g := &rows[i].Game
+		rows[i].Moves, rows[i].MatchGames, rows[i].MatchStatus, rows[i].MatchWinner = g.Ply, 1, "finished", -1
+		rows[i].MatchTotals, rows[i].MatchPlayer = g.Score, g.Side
 		if g.Winner != rules.NoSide {
 			rows[i].MatchWinner = int(g.Winner)
 		}
@@ -467,6 +468,20 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 // keys), is a match of several games (rules.Variant.Match); unknown rules
 // are taken to be.
 func severalGames(game, variant string) bool {
+	key := game + "\x00" + variant
+	if v, ok := severalGamesOf.Load(key); ok {
+		return v.(bool)
+	}
+	several := severalGamesRead(game, variant)
+	severalGamesOf.Store(key, several)
+	return several
+}
+
+// severalGamesOf remembers severalGames by game and rules (a game's rules
+// are fixed once its engine is registered, and few).
+var severalGamesOf sync.Map
+
+func severalGamesRead(game, variant string) bool {
 	eng, ok := rules.Lookup(game)
 	if !ok {
 		return true
@@ -490,17 +505,25 @@ const archiveGameSelect = `SELECT g.id, g.match_id, g.number, g.game, g.variant,
 	FROM games g `
 
 // archiveGames reads the games ids names, in their order, with their
-// players' names.
-func (db *DB) archiveGames(ctx context.Context, ids []int64) ([]Game, error) {
+// players' names, as the Game of archive rows (the rest left to fill).
+func (db *DB) archiveGames(ctx context.Context, ids []int64) ([]ArchiveRow, error) {
 	in, args := idList(ids, ArchivePageSize)
 	rows, err := db.read.QueryContext(ctx, archiveGameSelect+`WHERE g.id IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("db: archive games: %w", err)
 	}
 	defer rows.Close()
-	byID := make(map[int64]Game, len(ids))
+	// Each game goes to its place in the page (a Game is half a
+	// kilobyte: a map of them by id doubled what a page allocated).
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	out := make([]ArchiveRow, len(ids))
+	found := make([]bool, len(ids))
+	var g Game // scanned into, then copied to its place: one Game escapes, not one a row
 	for rows.Next() {
-		var g Game
+		g = Game{}
 		var toMove, winner int
 		var reason string
 		var created, updated int64
@@ -512,20 +535,24 @@ func (db *DB) archiveGames(ctx context.Context, ids []int64) ([]Game, error) {
 		}
 		g.ToMove, g.Winner, g.Reason = rules.Side(toMove), rules.Side(winner), rules.Reason(reason)
 		g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(created), fromUnix(updated), fromNullUnix(ended)
-		byID[g.ID] = g
+		if i, ok := at[g.ID]; ok {
+			out[i].Game, found[i] = g, true
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("db: archive games: %w", err)
 	}
-	out := make([]Game, 0, len(ids))
-	for _, id := range ids {
-		if g, ok := byID[id]; ok { // a game deleted since its key was read is left out
-			out = append(out, g)
+	// A game deleted since its key was read is left out.
+	kept := out[:0]
+	for i := range out {
+		if found[i] {
+			kept = append(kept, out[i])
 		}
 	}
+	out = kept
 	ps := make([]*Player, 0, 2*len(out))
 	for i := range out {
-		ps = append(ps, &out[i].Side[0], &out[i].Side[1])
+		ps = append(ps, &out[i].Game.Side[0], &out[i].Game.Side[1])
 	}
 	if err := db.playerNames(ctx, ps); err != nil {
 		return nil, err
