@@ -15,17 +15,19 @@ import (
 )
 
 // turnServer is an echo server behind admission with one turn: GET /slow
-// holds its turn until release is closed, GET /page and POST /move answer
+// holds its turn until release is called, GET /page and POST /move answer
 // at once, GET /x/events is a stream.
-func turnServer(t *testing.T) (*admission, *httptest.Server, chan struct{}, chan struct{}) {
+func turnServer(t *testing.T) (*admission, *httptest.Server, chan struct{}, func()) {
 	t.Helper()
 	ad := newAdmission(1)
-	entered, release := make(chan struct{}, 8), make(chan struct{})
+	entered, hold := make(chan struct{}, 8), make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(hold) }) }
 	e := echo.New()
 	e.Use(ad.middleware)
 	e.GET("/slow", func(c echo.Context) error {
 		entered <- struct{}{}
-		<-release
+		<-hold
 		return c.String(http.StatusOK, "slow")
 	})
 	e.GET("/page", func(c echo.Context) error { return c.String(http.StatusOK, "page") })
@@ -33,12 +35,13 @@ func turnServer(t *testing.T) (*admission, *httptest.Server, chan struct{}, chan
 	e.GET("/x/events", func(c echo.Context) error { return c.String(http.StatusOK, "stream") })
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
+	t.Cleanup(release) // before the server closes: it waits for /slow
 	return ad, srv, entered, release
 }
 
 func get(t *testing.T, method, url string) (string, error) {
 	req, _ := http.NewRequest(method, url, nil)
-	res, err := http.DefaultClient.Do(req)
+	res, err := (&http.Client{Timeout: 5 * time.Second}).Do(req)
 	if err != nil {
 		return "", err
 	}
@@ -68,7 +71,7 @@ func TestPagesWaitTheirTurnMovesDoNot(t *testing.T) {
 		t.Fatalf("a page answered (%q) while another held the only turn", s)
 	case <-time.After(100 * time.Millisecond):
 	}
-	close(release)
+	release()
 	if s := <-slow; s != "slow" {
 		t.Errorf("the slow page answered %q", s)
 	}
