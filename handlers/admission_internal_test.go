@@ -114,9 +114,13 @@ func TestPagesTakeTurnsInOrder(t *testing.T) {
 			}
 		}()
 		// Wait until page i waits for its turn before asking for the next.
-		for waiting := false; !waiting; {
+		deadline := time.Now().Add(5 * time.Second)
+		for ad.waiting.Load() <= int64(i) {
+			if time.Now().After(deadline) {
+				ad.turns.Release(1)
+				t.Fatalf("page %d never waited for its turn while the only one was held", i)
+			}
 			time.Sleep(2 * time.Millisecond)
-			waiting = ad.waiting.Load() > int64(i)
 		}
 	}
 	ad.turns.Release(1)
