@@ -20,8 +20,8 @@ import (
 // alone, after those asked for before it; left to the Go scheduler, the
 // processors were shared among them all, and some waited far longer than
 // others: with 16 clients each reading archive pages never asked before,
-// on two processors, the slowest took 42–58 ms where the median took
-// 15–24. A player's move (a POST) takes no turn.
+// on two processors, the slowest took 52–67 ms, and 30–38 in turns. A
+// player's move (a POST) takes no turn.
 //
 // The answer is held in memory while the turn is held and sent after:
 // a client that reads slowly, or not at all, never keeps a turn.
