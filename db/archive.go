@@ -486,12 +486,8 @@ func severalGamesRead(game, variant string) bool {
 	if !ok {
 		return true
 	}
-	for _, v := range eng.Variants() {
-		if v.Key == variant {
-			return v.Match
-		}
-	}
-	return true
+	v, ok := rules.VariantOf(eng, variant)
+	return !ok || v.Match
 }
 
 // archiveGameSelect reads what ArchiveRow.Game holds: a finished game
@@ -602,11 +598,8 @@ func (db *DB) playerRecordsRead(ctx context.Context, userID int64) ([]Record, er
 func variantGames(key string) []string {
 	var out []string
 	for _, e := range rules.Engines() {
-		for _, v := range e.Variants() {
-			if v.Key == key {
-				out = append(out, e.Key())
-				break
-			}
+		if _, ok := rules.VariantOf(e, key); ok {
+			out = append(out, e.Key())
 		}
 	}
 	return out

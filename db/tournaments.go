@@ -744,12 +744,8 @@ func isMatchVariant(t Tournament) bool {
 	if !ok {
 		return false
 	}
-	for _, v := range eng.Variants() {
-		if v.Key == t.Variant {
-			return v.Match
-		}
-	}
-	return false
+	v, _ := rules.VariantOf(eng, t.Variant)
+	return v.Match
 }
 
 func pairingEntrants(es []Entrant) []pairing.Entrant {

@@ -839,12 +839,8 @@ func isMatch(g db.Game) bool {
 // variantIsMatch reports whether variant key of e is a match of several
 // games.
 func variantIsMatch(e rules.Engine, key string) bool {
-	for _, v := range e.Variants() {
-		if v.Key == key {
-			return v.Match
-		}
-	}
-	return false
+	v, _ := rules.VariantOf(e, key)
+	return v.Match
 }
 
 // matchPanel is the match's games and totals, or nil for a match of one

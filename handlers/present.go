@@ -41,10 +41,8 @@ func gameName(ctx context.Context, eng rules.Engine) string {
 // language of ctx ("decider" and other internal variants: the decider's
 // name, else the key).
 func variantTitle(ctx context.Context, eng rules.Engine, key string) string {
-	for _, v := range eng.Variants() {
-		if v.Key == key {
-			return views.T(ctx, v.Title)
-		}
+	if v, ok := rules.VariantOf(eng, key); ok {
+		return views.T(ctx, v.Title)
 	}
 	if key == "decider" {
 		return views.T(ctx, "Decider (first to 40)")

@@ -81,6 +81,17 @@ type Variant struct {
 	Match bool   // a match of several games (false: a single game)
 }
 
+// VariantOf returns e's variant of key (Variant.Key), with ok false when
+// e has none of that key.
+func VariantOf(e Engine, key string) (v Variant, ok bool) {
+	for _, v := range e.Variants() {
+		if v.Key == key {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
 // GameSpec describes one game of a match: its variant and whether the
 // match's first player (the one who played Side0 in game 1) plays Side1.
 type GameSpec struct {

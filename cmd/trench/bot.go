@@ -131,12 +131,8 @@ func variantKnown(eng rules.Engine, key string) bool {
 	if eng.Key() == "trench" && key == "decider" {
 		return true
 	}
-	for _, v := range eng.Variants() {
-		if v.Key == key {
-			return true
-		}
-	}
-	return false
+	_, ok := rules.VariantOf(eng, key)
+	return ok
 }
 
 // botDuel plays computer levels against each other:

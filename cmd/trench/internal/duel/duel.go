@@ -213,10 +213,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 // challenge may choose, or one the engine starts a game with (TRENCH's
 // decider).
 func knownVariant(eng rules.Engine, key string) bool {
-	for _, v := range eng.Variants() {
-		if v.Key == key {
-			return true
-		}
+	if _, ok := rules.VariantOf(eng, key); ok {
+		return true
 	}
 	_, err := eng.Start(eng.FirstGame(key), 0)
 	return err == nil && eng.FirstGame(key).Variant == key
