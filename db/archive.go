@@ -391,6 +391,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	// only for the rules of several games, and its players' names come
 	// from its games' rows.
 	var matchIDs []int64
+	var several []int // the rows of such games
 	for i := range rows {
 		g := &rows[i].Game
 		rows[i].Moves, rows[i].MatchGames, rows[i].MatchStatus, rows[i].MatchWinner = g.Ply, 1, "finished", -1
@@ -406,7 +407,7 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 			}
 		}
 		if severalGames(g.Game, g.MatchVariant) {
-			matchIDs = append(matchIDs, g.MatchID)
+			matchIDs, several = append(matchIDs, g.MatchID), append(several, i)
 		}
 	}
 	out.Rows = rows
@@ -438,11 +439,8 @@ func (db *DB) archiveRead(ctx context.Context, f ArchiveFilter) (ArchivePage, er
 	if err := mrows.Err(); err != nil {
 		return out, fmt.Errorf("db: archive matches: %w", err)
 	}
-	for i := range rows {
+	for _, i := range several {
 		g := &rows[i].Game
-		if !severalGames(g.Game, g.MatchVariant) {
-			continue
-		}
 		m, ok := matches[g.MatchID]
 		if !ok {
 			return out, fmt.Errorf("db: archive: game %d has no match %d", g.ID, g.MatchID)
@@ -516,7 +514,6 @@ func (db *DB) archiveGames(ctx context.Context, ids []int64) ([]ArchiveRow, erro
 		at[id] = i
 	}
 	out := make([]ArchiveRow, len(ids))
-	found := make([]bool, len(ids))
 	var g Game // scanned into, then copied to its place: one Game escapes, not one a row
 	for rows.Next() {
 		g = Game{}
@@ -532,20 +529,15 @@ func (db *DB) archiveGames(ctx context.Context, ids []int64) ([]ArchiveRow, erro
 		g.ToMove, g.Winner, g.Reason = rules.Side(toMove), rules.Side(winner), rules.Reason(reason)
 		g.CreatedAt, g.UpdatedAt, g.EndedAt = fromUnix(created), fromUnix(updated), fromNullUnix(ended)
 		if i, ok := at[g.ID]; ok {
-			out[i].Game, found[i] = g, true
+			out[i].Game = g
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("db: archive games: %w", err)
 	}
-	// A game deleted since its key was read is left out.
-	kept := out[:0]
-	for i := range out {
-		if found[i] {
-			kept = append(kept, out[i])
-		}
-	}
-	out = kept
+	// A game deleted since its key was read is left out (its place has
+	// no id).
+	out = slices.DeleteFunc(out, func(r ArchiveRow) bool { return r.Game.ID == 0 })
 	ps := make([]*Player, 0, 2*len(out))
 	for i := range out {
 		ps = append(ps, &out[i].Game.Side[0], &out[i].Game.Side[1])
