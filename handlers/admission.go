@@ -42,8 +42,12 @@ func takesTurn(r *http.Request) bool {
 		return false
 	}
 	p := r.URL.Path
-	return !strings.HasPrefix(p, "/static/") && !strings.HasSuffix(p, "/events") && p != "/healthz"
+	return !strings.HasPrefix(p, "/static/") && !isEventStream(r) && p != "/healthz"
 }
+
+// isEventStream says whether r asks for a page's live updates (every
+// route of them ends in /events): a stream that stays open.
+func isEventStream(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/events") }
 
 var heldPool = sync.Pool{New: func() any { return new(heldWriter) }}
 

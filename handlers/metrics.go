@@ -208,7 +208,7 @@ func (a *App) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		// context reaches SQLite) or, for a read, once its answer could no
 		// longer be written: a slow page never keeps a connection of the
 		// read pool from the others. The event streams last.
-		stream := strings.HasSuffix(req.URL.Path, "/events")
+		stream := isEventStream(req)
 		if (req.Method == http.MethodGet || req.Method == http.MethodHead) && !stream {
 			ctx, cancel := context.WithTimeout(req.Context(), RequestDeadline)
 			defer cancel()
