@@ -124,6 +124,7 @@ func (db *DB) watchOutside(stop <-chan struct{}, done chan<- struct{}, last int6
 			db.log.playGen.Add(1)
 			db.log.settledGen.Add(1)
 			db.log.nameGen.Add(1)
+			db.log.listGen.Add(1)
 			db.outsideMu.Lock()
 			obs := db.outsideObs
 			db.outsideMu.Unlock()

@@ -111,12 +111,15 @@ type writeLog struct {
 	// (settledGen); gameStatus and lastPlayed are the positions of the
 	// games' status and the users' last_played, which tell (0: not known,
 	// and every change of those tables is a settled one).
-	settled                bool
-	gameStatus, lastPlayed int
-	// names says the transaction may have changed the players' names:
-	// it added, updated (but for the last-played time) or deleted an
-	// account (nameGen).
-	names bool
+	settled bool
+	// userName is the position of the users' name (0: not known, and
+	// every update of an account may rename it).
+	gameStatus, lastPlayed, userName int
+	// names says the transaction may have changed a player's name as it
+	// is remembered by id: it renamed or deleted an account (nameGen).
+	// listed says it may have changed the list of the players' names: it
+	// added, renamed or deleted an account (listGen).
+	names, listed bool
 	// played says the transaction wrote a row outside the background
 	// searches' own (background), sawBackground that it wrote one of
 	// theirs: a transaction that wrote theirs alone leaves playGen where
@@ -141,11 +144,15 @@ type writeLog struct {
 	// under one of them (readCache).
 	commitGen  atomic.Uint64
 	settledGen atomic.Uint64
-	// nameGen counts the committed transactions that may have changed the
-	// players' names (and the commits of other processes): the names
-	// remembered by id (nameCache) and the directory's marks were read
-	// under one value of it.
+	// nameGen counts the committed transactions that may have changed a
+	// player's name (and the commits of other processes): the names
+	// remembered by id (nameCache) were read under one value of it. A new
+	// account does not move it: no name remembered is its.
 	nameGen atomic.Uint64
+	// listGen counts those that may have changed the list of names (a new
+	// account too, and the commits of other processes): the directory's
+	// marks were read under one value of it.
+	listGen atomic.Uint64
 	// playGen counts the committed transactions but those that wrote
 	// only the background searches' rows (the puzzles found in finished
 	// games, the analyses asked for, the planner's statistics: background),
@@ -191,7 +198,11 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	// settled one.
 	lastPlayedOnly := l.lastPlayedOnly(&d)
 	settles := !lastPlayedOnly && l.settles(&d)
-	names := d.TableName == "users" && !lastPlayedOnly
+	var names, listed bool
+	if d.TableName == "users" && !lastPlayedOnly {
+		names = l.nameChanged(&d)
+		listed = names || d.Op != sqlite3.SQLITE_UPDATE
+	}
 	l.mu.Lock()
 	l.played = true
 	if settles {
@@ -199,6 +210,9 @@ func (l *writeLog) record(d sqlite.SQLitePreUpdateData) {
 	}
 	if names {
 		l.names = true
+	}
+	if listed {
+		l.listed = true
 	}
 	l.mu.Unlock()
 	if w := wideTables[d.TableName]; w != 0 && !lastPlayedOnly {
@@ -355,7 +369,7 @@ func (l *writeLog) mark(w uint8) {
 		l.settled = true
 	}
 	if w&changedAccounts != 0 {
-		l.names = true
+		l.names, l.listed = true, true
 	}
 }
 
@@ -370,7 +384,7 @@ func (l *writeLog) reset() {
 	clear(l.ratingMatches)
 	clear(l.ratingPlayers)
 	l.wide = 0
-	l.settled, l.names = false, false
+	l.settled, l.names, l.listed = false, false, false
 	l.played, l.sawBackground = false, false
 }
 
@@ -383,7 +397,7 @@ type changes struct {
 	ratingMatches, ratingPlayers []int64            // see writeLog
 	wide                         uint8
 	settled                      bool // see writeLog
-	names                        bool // see writeLog
+	names, listed                bool // see writeLog
 	backgroundOnly               bool // only the background searches' rows (see writeLog.played)
 }
 
@@ -393,13 +407,13 @@ func (l *writeLog) take() changes {
 	defer l.mu.Unlock()
 	ch := changes{games: sortedKeys(l.games), tournaments: sortedKeys(l.tournaments), matches: sortedKeys(l.matches), wide: l.wide,
 		ratingMatches: sortedKeys(l.ratingMatches), ratingPlayers: sortedKeys(l.ratingPlayers), settled: l.settled,
-		names: l.names, backgroundOnly: l.sawBackground && !l.played}
+		names: l.names, listed: l.listed, backgroundOnly: l.sawBackground && !l.played}
 	if len(l.players) > 0 {
 		ch.players = maps.Clone(l.players)
 		clear(l.players)
 	}
 	l.wide = 0
-	l.settled, l.names = false, false
+	l.settled, l.names, l.listed = false, false, false
 	l.played, l.sawBackground = false, false
 	return ch
 }
@@ -429,6 +443,9 @@ func (l *writeLog) committed(ch changes, fresh map[int64]*freshGame, gen uint64)
 	}
 	if ch.names {
 		l.nameGen.Add(1)
+	}
+	if ch.listed {
+		l.listGen.Add(1)
 	}
 	if wide&changedAccounts != 0 {
 		l.accountGen.Add(1)

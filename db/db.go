@@ -187,7 +187,7 @@ func open(ctx context.Context, path string, opt Options) (*DB, error) {
 		leaderMarking: make(chan struct{}, 1)}
 	log.gamesChanged = db.gameCache.committed
 	log.ratingsChanged = db.ratingsChanged
-	if log.gameSides, log.challengeMatch, log.gameStatus, log.lastPlayed, err = hookColumns(ctx, w); err != nil {
+	if log.gameSides, log.challengeMatch, log.gameStatus, log.lastPlayed, log.userName, err = hookColumns(ctx, w); err != nil {
 		r.Close()
 		w.Close()
 		return nil, err
@@ -246,20 +246,20 @@ func (db *DB) Optimize(ctx context.Context) error {
 
 // hookColumns returns the positions, as the pre-update hook reads a row,
 // of the games' two players and status, of a challenge's match and of a
-// user's last game played (0 when not found).
-func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch, gameStatus, lastPlayed int, err error) {
+// user's last game played and name (0 when not found).
+func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch, gameStatus, lastPlayed, userName int, err error) {
 	rows, err := w.QueryContext(ctx, `SELECT 'games', cid, name FROM pragma_table_info('games')
 		UNION ALL SELECT 'challenges', cid, name FROM pragma_table_info('challenges')
 		UNION ALL SELECT 'users', cid, name FROM pragma_table_info('users')`)
 	if err != nil {
-		return sides, 0, 0, 0, fmt.Errorf("db: columns of games, challenges and users: %w", err)
+		return sides, 0, 0, 0, 0, fmt.Errorf("db: columns of games, challenges and users: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var table, name string
 		var cid int
 		if err := rows.Scan(&table, &cid, &name); err != nil {
-			return sides, 0, 0, 0, fmt.Errorf("db: columns of games, challenges and users: %w", err)
+			return sides, 0, 0, 0, 0, fmt.Errorf("db: columns of games, challenges and users: %w", err)
 		}
 		switch table + "." + name {
 		case "games.side0_id":
@@ -272,9 +272,11 @@ func hookColumns(ctx context.Context, w *sql.DB) (sides [2]int, challengeMatch, 
 			challengeMatch = cid
 		case "users.last_played":
 			lastPlayed = cid
+		case "users.name":
+			userName = cid
 		}
 	}
-	return sides, challengeMatch, gameStatus, lastPlayed, rows.Err()
+	return sides, challengeMatch, gameStatus, lastPlayed, userName, rows.Err()
 }
 
 // Close closes both pools, then sends what the replica still lacks and

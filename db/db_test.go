@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -467,6 +468,47 @@ func TestArchiveNamesFollowTheirAccounts(t *testing.T) {
 			t.Fatalf("5 s after another process renamed ann: %q", names())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A new account, or a change of an account that is not its name, leaves
+// the names remembered: the archive reads none again.
+func TestArchiveNamesOutliveOtherAccountChanges(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	g, ann, _ := newGame(t, store, "trench", "single")
+	if _, err := store.Resign(ctx, g.ID, ann.ID, 0, t0); err != nil {
+		t.Fatal(err)
+	}
+	namesRead := func(store *db.DB) int {
+		t.Helper()
+		n := 0
+		stop := db.TraceReads(store, func(q string, _ []any) {
+			if strings.Contains(q, "FROM users") {
+				n++
+			}
+		})
+		defer stop()
+		p, err := store.Archive(ctx, db.ArchiveFilter{})
+		if err != nil || len(p.Rows) != 1 {
+			t.Fatalf("archive: %+v, %v", p, err)
+		}
+		if s := p.Rows[0].Game.Side; s[0].Name != "ann" || s[1].Name != "bob" {
+			t.Fatalf("players %q and %q, want ann and bob", s[0].Name, s[1].Name)
+		}
+		return n
+	}
+	if n := namesRead(store); n != 1 {
+		t.Fatalf("the first archive page read the accounts %d times, want once", n)
+	}
+	if _, err := store.CreateUser(ctx, "cara", "x", t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetPassword(ctx, ann.ID, "y", 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := namesRead(store); n != 0 {
+		t.Fatalf("after a new account and a new password, the archive read the accounts %d times, want none", n)
 	}
 }
 

@@ -554,11 +554,11 @@ var directoryMarkFrom, directoryMarkEvery = 500, ArchivePageSize
 // of the names from prefix to upper matching pattern (every name for
 // prefix ""), in the directory's order (by name, ignoring case): read
 // once along the names' index, then remembered while no account is
-// added, deleted or updated (nameGen). Skipping 50,000 names of the
+// added, renamed or deleted (listGen). Skipping 50,000 names of the
 // index to the middle of the directory of 100,000 players took 1 ms a
 // page.
 func (db *DB) directoryMarks(ctx context.Context, prefix, upper, pattern string) ([]string, error) {
-	return remember(ctx, db, &db.log.nameGen, fmt.Sprintf("directory marks %q %d", prefix, directoryMarkEvery), cloneSlice[string],
+	return remember(ctx, db, &db.log.listGen, fmt.Sprintf("directory marks %q %d", prefix, directoryMarkEvery), cloneSlice[string],
 		func(ctx context.Context) ([]string, error) {
 			// Each mark is found from the one before by skipping the
 			// names between them in the index, within SQLite: reading

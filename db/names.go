@@ -11,10 +11,10 @@ import (
 const maxCachedNames = 200_000
 
 // nameCache remembers players' names by id under one value of
-// writeLog.nameGen, which a committed new account, or an update (but for
-// its last-played time) or deletion of one, moves on: a name is kept only
-// if the generation did not move while it was read, and the cache starts
-// again empty when it has.
+// writeLog.nameGen, which a committed renaming or deletion of an account
+// moves on (a new account does not: no name remembered is its): a name is
+// kept only if the generation did not move while it was read, and the
+// cache starts again empty when it has.
 // On a million games, the names of an archive page's players were a
 // third of its reads from the database (the accounts of 100 players at
 // random: 0.2 ms of 0.6).

@@ -269,6 +269,24 @@ func (l *writeLog) lastPlayedOnly(d *sqlite.SQLitePreUpdateData) bool {
 		onlyColumnChanged(d, l.lastPlayed)
 }
 
+// nameChanged says whether the row change d of an account may change a
+// player's name as it is remembered by id (nameCache): a deletion, or an
+// update of its name or id. A new account changes none. Unsure (a column
+// that cannot be read), it says yes.
+func (l *writeLog) nameChanged(d *sqlite.SQLitePreUpdateData) bool {
+	switch {
+	case d.Op == sqlite3.SQLITE_INSERT:
+		return false
+	case d.Op != sqlite3.SQLITE_UPDATE || l.userName == 0 || d.OldRowID != d.NewRowID:
+		return true
+	}
+	old, new := make([]any, l.userName+1), make([]any, l.userName+1)
+	if d.Old(old...) != nil || d.New(new...) != nil {
+		return true
+	}
+	return !sameValue(old[l.userName], new[l.userName])
+}
+
 // finished says whether the games row get reads is a finished game's (or
 // cannot be read).
 func (l *writeLog) finished(get func(...any) error) bool {
@@ -295,18 +313,24 @@ func onlyColumnChanged(d *sqlite.SQLitePreUpdateData, col int) bool {
 		if i == col {
 			continue
 		}
-		a, b := old[i], new[i]
-		if x, ok := a.([]byte); ok {
-			if y, ok := b.([]byte); !ok || !bytes.Equal(x, y) {
-				return false
-			}
-			continue
-		}
-		if _, ok := b.([]byte); ok || a != b {
+		if !sameValue(old[i], new[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameValue says whether the column values a and b, as the pre-update
+// hook reads them, are equal.
+func sameValue(a, b any) bool {
+	if x, ok := a.([]byte); ok {
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	}
+	if _, ok := b.([]byte); ok {
+		return false
+	}
+	return a == b
 }
 
 // matchesGen is the generation Matches(f) is remembered under: the
