@@ -180,12 +180,6 @@ func clonePuzzle(p Puzzle) Puzzle {
 	return p
 }
 
-// cloneArchivePage is remember's clone for an archive page.
-func cloneArchivePage(p ArchivePage) ArchivePage {
-	p.Rows = cloneSlice(p.Rows)
-	return p
-}
-
 // cloneMatches is remember's clone for matches with their games.
 func cloneMatches(ms []MatchGames) []MatchGames {
 	ms = cloneSlice(ms)

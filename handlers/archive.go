@@ -60,6 +60,7 @@ func (h *archiveHandler) archive(c echo.Context) error {
 		{"won", tr(c, "Won by the player")}, {"lost", tr(c, "Lost by the player")}} {
 		a.Results = append(a.Results, views.Option{Value: r[0], Label: r[1], Selected: f.Result == r[0]})
 	}
+	a.Rows = make([]views.ArchiveRow, 0, len(rows))
 	for _, r := range rows {
 		row, err := archiveRow(c.Request().Context(), r)
 		if err != nil {
@@ -122,7 +123,7 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 		return views.ArchiveRow{}, err
 	}
 	row := views.ArchiveRow{
-		Href:    fmt.Sprintf("/games/%d", g.ID),
+		Href:    "/games/" + strconv.FormatInt(g.ID, 10),
 		Game:    gameTitle(ctx, eng, g),
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),

@@ -265,7 +265,7 @@ func gameRowAs(ctx context.Context, g db.Game, userID, viewerID int64, who strin
 		return views.GameRow{}, err
 	}
 	side := g.SideOf(userID)
-	r := views.GameRow{ID: g.ID, Href: fmt.Sprintf("/games/%d", g.ID), Title: gameTitle(ctx, eng, g)}
+	r := views.GameRow{ID: g.ID, Href: "/games/" + strconv.FormatInt(g.ID, 10), Title: gameTitle(ctx, eng, g)}
 	if side.Valid() {
 		r.Opponent = g.Side[side.Other()].Name
 		r.YourSide = sideName(ctx, eng, side)
@@ -281,10 +281,11 @@ func gameRowAs(ctx context.Context, g db.Game, userID, viewerID int64, who strin
 	default:
 		r.Status = views.T(ctx, "Waiting for %s", g.Side[g.ToMove].Name)
 	}
-	r.Clock = clockText(ctx, cs.Left)
 	if cs.Stopped {
 		mover := g.Side[g.ToMove]
 		r.Clock = vacationClock(ctx, mover.Name, mover.ID == viewerID, cs.Vacation[g.ToMove], cs.Left)
+	} else {
+		r.Clock = clockText(ctx, cs.Left)
 	}
 	return r, nil
 }
