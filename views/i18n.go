@@ -294,9 +294,42 @@ func LeadingCount(d time.Duration) int {
 // 3 hours", "3 days", "5 hours 10 minutes", "1 minute" (never less than a
 // minute).
 func Duration(ctx context.Context, d time.Duration) string {
+	d = max(d, time.Minute)
 	days := int(d / (24 * time.Hour))
 	hours := int((d % (24 * time.Hour)) / time.Hour)
 	mins := int((d % time.Hour) / time.Minute)
+	if days > 0 {
+		mins = 0 // not written
+	}
+	if days > maxCachedDays {
+		return duration(ctx, days, hours, mins)
+	}
+	k := durationKey{catalogueOf(ctx), days, hours, mins}
+	if s, ok := durations.Load(k); ok {
+		return s.(string)
+	}
+	s := duration(ctx, days, hours, mins)
+	durations.Store(k, s)
+	return s
+}
+
+// maxCachedDays bounds the spans whose text Duration keeps once written:
+// a few thousand a language.
+const maxCachedDays = 60
+
+// durationKey is a span as Duration writes it (days, hours and minutes),
+// in the language of a catalogue.
+type durationKey struct {
+	c                 *catalogue
+	days, hours, mins int
+}
+
+// durations keeps the texts Duration wrote, by durationKey: a list of
+// games writes one a game, each costing more than the rest of its row.
+var durations sync.Map
+
+// duration is Duration's text for a span of days, hours and mins.
+func duration(ctx context.Context, days, hours, mins int) string {
 	switch {
 	case days > 0 && hours == 0:
 		return TN(ctx, "%d days", days, days)
@@ -307,7 +340,7 @@ func Duration(ctx context.Context, d time.Duration) string {
 	case hours > 0:
 		return T(ctx, "%[1]s %[2]s", TN(ctx, "%d hours", hours, hours), TN(ctx, "%d minutes", mins, mins))
 	}
-	return TN(ctx, "%d minutes", max(mins, 1), max(mins, 1))
+	return TN(ctx, "%d minutes", mins, mins)
 }
 
 // Refusal returns a game's refusal of a move as a whole sentence in the

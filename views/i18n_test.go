@@ -325,6 +325,11 @@ func TestDatesAndDurationsPerLanguage(t *testing.T) {
 		if got := Duration(ctx, span); got != c.span {
 			t.Errorf("%s: Duration = %q, want %q", c.lang, got, c.span)
 		}
+		// The minutes of a span of days are not written: the text kept
+		// for the span serves them.
+		if got := Duration(ctx, span+30*time.Minute); got != c.span {
+			t.Errorf("%s: Duration(30 minutes more) = %q, want %q", c.lang, got, c.span)
+		}
 		if got, want := Duration(ctx, 72*time.Hour), TN(ctx, "%d days", 3, 3); got != want {
 			t.Errorf("%s: Duration(3 days) = %q, want %q (no zero hours)", c.lang, got, want)
 		}
