@@ -2,8 +2,10 @@ package db_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,7 +163,7 @@ func TestLeaderboardRules(t *testing.T) {
 }
 
 func TestPlayersDirectory(t *testing.T) {
-	store, _ := open(t)
+	store, path := open(t)
 	ctx := context.Background()
 	us := users(t, store, "Alice", "alfred", "bob", "al_x", "alyx")
 	playRated(t, store, us[0], us[2], us[0], t0.Add(48*time.Hour))
@@ -178,6 +180,32 @@ func TestPlayersDirectory(t *testing.T) {
 	}
 	if len(rows[2].Ratings) != 1 || rows[2].Ratings[0].Game != "trenches" || !rows[2].LastActive.Equal(t0.Add(48*time.Hour)) {
 		t.Errorf("Alice: %+v, want her Trenches rating and her game's time as last activity", rows[2])
+	}
+	if len(rows[0].Ratings) != 0 || len(rows[1].Ratings) != 0 {
+		t.Errorf("al_x and alfred, who never played: %+v, %+v, want no rating", rows[0].Ratings, rows[1].Ratings)
+	}
+	// A player's ratings are listed by game, however many.
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, game := range []string{"trench", "cards"} {
+		if _, err := raw.ExecContext(ctx, `INSERT INTO ratings (user_id, game, rating, rd, volatility, games, updated_at)
+			VALUES (?, ?, 1600, 100, 0.06, 3, ?)`, us[0].ID, game, t0.Unix()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, _, err = store.Players(ctx, "Alice", t0.Add(time.Second), 0, 10)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("prefix Alice: %+v, %v", rows, err)
+	}
+	var games []string
+	for _, r := range rows[0].Ratings {
+		games = append(games, r.Game)
+	}
+	if strings.Join(games, " ") != "cards trench trenches" {
+		t.Errorf("Alice's ratings: %v, want cards, trench and trenches", games)
 	}
 	// _ and % are letters in a name, not wildcards.
 	if rows, total, _ := store.Players(ctx, "al_", t0, 0, 10); total != 1 || rows[0].Name != "al_x" {
