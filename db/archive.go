@@ -120,7 +120,7 @@ type archiveBound struct {
 // What it returns is remembered until a commit changes what the settled
 // reads show (remember), and its rows are shared by every caller that
 // asks for the page: a caller reads them and never changes them (a copy
-// for each was a quarter of what a page never asked for allocated).
+// for each was a fifth of what a page never asked for allocated).
 func (db *DB) Archive(ctx context.Context, f ArchiveFilter) (ArchivePage, error) {
 	return remember(ctx, db, &db.log.settledGen, fmt.Sprintf("archive %q %q %q %q %d %q %q", f.Game, f.Variant, f.Player, f.Result, f.Page, f.Before, f.After), same[ArchivePage], func(ctx context.Context) (ArchivePage, error) {
 		return db.archiveRead(ctx, f)
