@@ -62,12 +62,39 @@ func gameLabel(ctx context.Context, g db.Game) string {
 // the match was made with, and, in a match of several games, which game
 // of the match it is.
 func gameTitle(ctx context.Context, eng rules.Engine, g db.Game) string {
-	t := gameName(ctx, eng) + " · " + variantTitle(ctx, eng, g.MatchVariant)
-	if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
-		t += " · " + gameLabel(ctx, g)
-	}
-	return t
+	k := titleKey{eng.Key(), g.MatchVariant, g.Number, g.Variant == "decider"}
+	return views.Kept(ctx, k, func() string {
+		t := gameName(ctx, eng) + " · " + variantTitle(ctx, eng, g.MatchVariant)
+		if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
+			t += " · " + gameLabel(ctx, g)
+		}
+		return t
+	})
 }
+
+// titleKey is what gameTitle's text depends on besides the language: the
+// game, the rules of the match, the game's number in it, and whether it
+// is the decider.
+type titleKey struct {
+	game, matchVariant string
+	number             int
+	decider            bool
+}
+
+// spanShown is d as Duration and LeadingCount read it: at least a
+// minute, to the minute, and to the hour from a day on. The spans that
+// write the same text have the same spanShown.
+func spanShown(d time.Duration) time.Duration {
+	d = max(d, time.Minute)
+	if d >= 24*time.Hour {
+		return d.Truncate(time.Hour)
+	}
+	return d.Truncate(time.Minute)
+}
+
+// maxKeptSpan bounds the spans whose clock texts are kept (views.Kept):
+// longer ones are rare and written each time.
+const maxKeptSpan = 60 * 24 * time.Hour
 
 // clockText says how long the side to move has left, in words, in the
 // language of ctx: "2 days 3 hours left", "time is up".
@@ -75,8 +102,18 @@ func clockText(ctx context.Context, left time.Duration) string {
 	if left <= 0 {
 		return views.T(ctx, "time is up")
 	}
-	return views.TN(ctx, "%s left", views.LeadingCount(left), views.Duration(ctx, left))
+	write := func() string {
+		return views.TN(ctx, "%s left", views.LeadingCount(left), views.Duration(ctx, left))
+	}
+	if left > maxKeptSpan {
+		return write()
+	}
+	left = spanShown(left)
+	return views.Kept(ctx, clockKey{left}, write)
 }
+
+// clockKey is what clockText's text depends on besides the language.
+type clockKey struct{ shown time.Duration }
 
 // dayTime writes a moment as "21 March 13:00" (no year) in the language of
 // ctx, in the time zone t carries.
@@ -94,11 +131,30 @@ func dateTimeLocal(ctx context.Context, t time.Time) string {
 // what is on their stopped clock: "alice is on vacation until 21 March
 // 2026 13:00 UTC; 2 days 23 hours on the clock" ("You are …" when you).
 func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatus, left time.Duration) string {
-	until, clock := views.DateTime(ctx, v.EndsBy), views.Duration(ctx, max(left, time.Minute))
-	if you {
-		return views.T(ctx, "You are on vacation until %s; %s on the clock", until, clock)
+	write := func() string {
+		until, clock := views.DateTime(ctx, v.EndsBy), views.Duration(ctx, max(left, time.Minute))
+		if you {
+			return views.T(ctx, "You are on vacation until %s; %s on the clock", until, clock)
+		}
+		return views.T(ctx, "%s is on vacation until %s; %s on the clock", who, until, clock)
 	}
-	return views.T(ctx, "%s is on vacation until %s; %s on the clock", who, until, clock)
+	if left > maxKeptSpan {
+		return write()
+	}
+	if you {
+		who = ""
+	}
+	left = spanShown(left)
+	return views.Kept(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), left}, write)
+}
+
+// vacationKey is what vacationClock's text depends on besides the
+// language: who ("" for you), the minute the vacation ends by (DateTime
+// writes it to the minute, in UTC), and the span shown.
+type vacationKey struct {
+	who   string
+	until int64
+	shown time.Duration
 }
 
 // span writes a duration in days and hours ("7 days 12 hours", "1 day",
