@@ -228,13 +228,19 @@ func (db *DB) challenges(ctx context.Context, where string, args ...any) ([]Chal
 // OpenChallenges returns the open challenges userID may accept: open to
 // anyone or addressed to them, not their own; newest first. userID 0 (a
 // visitor) sees the ones open to anyone.
+// What it read is remembered under playGen (remember).
 func (db *DB) OpenChallenges(ctx context.Context, userID int64) ([]Challenge, error) {
-	return db.challenges(ctx, `WHERE c.status = 'open' AND c.creator_id != ? AND (c.opponent_id IS NULL OR c.opponent_id = ?)`, userID, userID)
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("open challenges %d", userID), cloneSlice[Challenge], func(ctx context.Context) ([]Challenge, error) {
+		return db.challenges(ctx, `WHERE c.status = 'open' AND c.creator_id != ? AND (c.opponent_id IS NULL OR c.opponent_id = ?)`, userID, userID)
+	})
 }
 
 // ChallengesBy returns the open challenges userID created, newest first.
+// What it read is remembered under playGen (remember).
 func (db *DB) ChallengesBy(ctx context.Context, userID int64) ([]Challenge, error) {
-	return db.challenges(ctx, `WHERE c.status = 'open' AND c.creator_id = ?`, userID)
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("challenges by %d", userID), cloneSlice[Challenge], func(ctx context.Context) ([]Challenge, error) {
+		return db.challenges(ctx, `WHERE c.status = 'open' AND c.creator_id = ?`, userID)
+	})
 }
 
 // AcceptChallenge lets userID accept challenge id: it creates the match and

@@ -180,8 +180,16 @@ type UnreadThread struct {
 }
 
 // UnreadMessages returns userID's games with unread messages, the latest
-// message first (at most 50 games).
+// message first (at most 50 games). What it read is remembered under
+// playGen (remember).
 func (db *DB) UnreadMessages(ctx context.Context, userID int64) ([]UnreadThread, error) {
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("unread %d", userID), cloneSlice[UnreadThread], func(ctx context.Context) ([]UnreadThread, error) {
+		return db.unreadMessages(ctx, userID)
+	})
+}
+
+// unreadMessages is UnreadMessages read from the database.
+func (db *DB) unreadMessages(ctx context.Context, userID int64) ([]UnreadThread, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT game_id, COUNT(*), MAX(created_at) FROM messages
 		WHERE to_id = ? AND read_at IS NULL GROUP BY game_id ORDER BY MAX(id) DESC LIMIT 50`, userID)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 )
 
@@ -336,8 +338,7 @@ func (db *DB) Clock(ctx context.Context, g Game, now time.Time) (ClockState, err
 func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockState, error) {
 	out := make([]ClockState, len(games))
 	since := now
-	var ids []int64
-	seen := map[int64]bool{}
+	ids := make([]int64, 0, 2*len(games))
 	for _, g := range games {
 		if g.Finished() {
 			continue
@@ -345,13 +346,10 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 		if g.TurnStarted.Before(since) {
 			since = g.TurnStarted
 		}
-		for _, p := range g.Side {
-			if !seen[p.ID] {
-				seen[p.ID] = true
-				ids = append(ids, p.ID)
-			}
-		}
+		ids = append(ids, g.Side[0].ID, g.Side[1].ID)
 	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -386,7 +384,7 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 // start); the callers count only what overlaps their span. The slices are
 // shared: the caller must not change them.
 func (db *DB) vacationsSince(ctx context.Context, ids []int64, since time.Time) (map[int64][]Vacation, error) {
-	key := fmt.Sprint(ids)
+	key := vacationsKey(ids)
 	gen := db.log.vacationGen.Load()
 	if kept, ok := db.vacations.get(key, gen); ok && !since.Before(kept.since) {
 		return kept.by, nil
@@ -397,6 +395,18 @@ func (db *DB) vacationsSince(ctx context.Context, ids []int64, since time.Time) 
 	}
 	db.vacations.keep(key, gen, vacationsRead{since: fromUnix(unix(since)), by: vs}, db.log.vacationGen.Load())
 	return vs, nil
+}
+
+// vacationsKey is the key vacationsSince remembers the vacations of
+// users ids under: "vacations 3 17 42".
+func vacationsKey(ids []int64) string {
+	b := make([]byte, 0, len("vacations")+8*len(ids))
+	b = append(b, "vacations"...)
+	for _, id := range ids {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(b)
 }
 
 // vacationsRead is what vacationsSince read: the vacations ending after
