@@ -271,17 +271,22 @@ func (db *DB) games(ctx context.Context, where string, args ...any) ([]Game, err
 
 // ActiveGames returns userID's games in progress: the ones where it is
 // their turn first, then by deadline.
-// What it returns is remembered until the next commit but the background work's (remember, playGen).
+// What it returns is remembered until the next commit but the background
+// work's (remember, playGen), and shared: the caller must not change it
+// (a copy of a heavy player's 200 games was a twentieth of their
+// dashboard).
 func (db *DB) ActiveGames(ctx context.Context, userID int64) ([]Game, error) {
-	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("active %d", userID), cloneSlice[Game], func(ctx context.Context) ([]Game, error) {
+	return remember(ctx, db, &db.log.playGen, fmt.Sprintf("active %d", userID), same[[]Game], func(ctx context.Context) ([]Game, error) {
 		return db.activeGamesRead(ctx, userID)
 	})
 }
 
-// activeGamesRead reads what ActiveGames returns.
+// activeGamesRead reads what ActiveGames returns, clipped to its length
+// so that a caller's append never writes into what others share.
 func (db *DB) activeGamesRead(ctx context.Context, userID int64) ([]Game, error) {
-	return db.games(ctx, `WHERE g.status = 'active' AND (g.side0_id = ?1 OR g.side1_id = ?1)
+	gs, err := db.games(ctx, `WHERE g.status = 'active' AND (g.side0_id = ?1 OR g.side1_id = ?1)
 		ORDER BY (CASE g.to_move WHEN 0 THEN g.side0_id ELSE g.side1_id END) = ?1 DESC, g.deadline, g.id`, userID)
+	return slices.Clip(gs), err
 }
 
 // FinishedGames returns userID's finished games, the latest first (at most

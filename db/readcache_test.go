@@ -53,11 +53,11 @@ func TestRememberedPageReadsFollowEveryCommit(t *testing.T) {
 	if h, _ := store.ReadCacheStats(); h != hits+4 {
 		t.Errorf("the same four reads again, nothing committed: %d answered from memory, want 4", h-hits)
 	}
-	// What a caller does with its answer is its own.
-	s.active[0].Ply = 99
-	s.active = append(s.active[:0], db.Game{})
+	// The games in progress are shared (a caller must not change them):
+	// what a caller appends to its answer is its own.
+	s.active = append(s.active, db.Game{})
 	if again := look(); len(again.active) != 1 || again.active[0].Ply != 0 || again.active[0].ID != g.ID {
-		t.Fatalf("a caller's change reached the next answer: %+v", again.active)
+		t.Fatalf("a caller's append reached the next answer: %+v", again.active)
 	}
 
 	st, err := g.Decode()

@@ -339,7 +339,8 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 	out := make([]ClockState, len(games))
 	since := now
 	ids := make([]int64, 0, 2*len(games))
-	for _, g := range games {
+	for i := range games {
+		g := &games[i]
 		if g.Finished() {
 			continue
 		}
@@ -357,7 +358,8 @@ func (db *DB) Clocks(ctx context.Context, games []Game, now time.Time) ([]ClockS
 	if err != nil {
 		return nil, err
 	}
-	for k, g := range games {
+	for k := range games {
+		g := &games[k]
 		if g.Finished() {
 			continue
 		}

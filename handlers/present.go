@@ -63,7 +63,7 @@ func gameLabel(ctx context.Context, g db.Game) string {
 // of the match it is.
 func gameTitle(ctx context.Context, eng rules.Engine, g db.Game) string {
 	k := titleKey{eng.Key(), g.MatchVariant, g.Number, g.Variant == "decider"}
-	return views.Kept(ctx, k, func() string {
+	return keptTitles.Text(ctx, k, func() string {
 		t := gameName(ctx, eng) + " · " + variantTitle(ctx, eng, g.MatchVariant)
 		if g.Number > 1 || variantIsMatch(eng, g.MatchVariant) {
 			t += " · " + gameLabel(ctx, g)
@@ -71,6 +71,14 @@ func gameTitle(ctx context.Context, eng rules.Engine, g db.Game) string {
 		return t
 	})
 }
+
+// keptTitles, keptClocks and keptVacations keep the texts of gameTitle,
+// clockText and vacationClock.
+var (
+	keptTitles    views.Kept[titleKey]
+	keptClocks    views.Kept[clockKey]
+	keptVacations views.Kept[vacationKey]
+)
 
 // titleKey is what gameTitle's text depends on besides the language: the
 // game, the rules of the match, the game's number in it, and whether it
@@ -109,7 +117,7 @@ func clockText(ctx context.Context, left time.Duration) string {
 		return write()
 	}
 	left = spanShown(left)
-	return views.Kept(ctx, clockKey{left}, write)
+	return keptClocks.Text(ctx, clockKey{left}, write)
 }
 
 // clockKey is what clockText's text depends on besides the language.
@@ -145,7 +153,7 @@ func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatu
 		who = ""
 	}
 	left = spanShown(left)
-	return views.Kept(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), left}, write)
+	return keptVacations.Text(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), left}, write)
 }
 
 // vacationKey is what vacationClock's text depends on besides the
@@ -310,25 +318,25 @@ func resultText(ctx context.Context, eng rules.Engine, g db.Game, viewer rules.S
 // owner) and shown to viewerID, with its clock cs (db.Clocks), in the
 // language of ctx.
 func gameRow(ctx context.Context, g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow, error) {
-	return gameRowAs(ctx, g, userID, viewerID, "", cs)
+	return gameRowAs(ctx, &g, userID, viewerID, "", cs)
 }
 
 // gameRowAs is gameRow in a list of userID's games; who names userID in
 // the text ("" for "you": the reader is userID).
-func gameRowAs(ctx context.Context, g db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
+func gameRowAs(ctx context.Context, g *db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
 	eng, err := g.Engine()
 	if err != nil {
 		return views.GameRow{}, err
 	}
 	side := g.SideOf(userID)
-	r := views.GameRow{ID: g.ID, Href: "/games/" + strconv.FormatInt(g.ID, 10), Title: gameTitle(ctx, eng, g)}
+	r := views.GameRow{ID: g.ID, Href: "/games/" + strconv.FormatInt(g.ID, 10), Title: gameTitle(ctx, eng, *g)}
 	if side.Valid() {
 		r.Opponent = g.Side[side.Other()].Name
 		r.YourSide = sideName(ctx, eng, side)
 	}
 	switch {
 	case g.Finished():
-		r.Status = resultText(ctx, eng, g, side, who)
+		r.Status = resultText(ctx, eng, *g, side, who)
 		return r, nil
 	case g.ToMove == side && who == "":
 		r.YourTurn, r.Status = true, views.T(ctx, "Your move")
@@ -359,7 +367,8 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 		return nil, err
 	}
 	rows := make([]views.GameRow, 0, len(games))
-	for i, g := range games {
+	for i := range games {
+		g := &games[i]
 		r, err := gameRowAs(ctx, g, userID, viewerID, who, clocks[i])
 		if err != nil {
 			return nil, err
