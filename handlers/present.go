@@ -318,28 +318,64 @@ func resultText(ctx context.Context, eng rules.Engine, g db.Game, viewer rules.S
 // owner) and shown to viewerID, with its clock cs (db.Clocks), in the
 // language of ctx.
 func gameRow(ctx context.Context, g db.Game, userID, viewerID int64, cs db.ClockState) (views.GameRow, error) {
-	return gameRowAs(ctx, &g, userID, viewerID, "", cs)
+	return gameRowAs(ctx, new(listWords), &g, userID, viewerID, "", cs)
+}
+
+// listWords holds what every row of one list of games in one language
+// repeats: each game's engine and side names, and "Your move", looked up
+// once for the list instead of once a row.
+type listWords struct {
+	yourMove string
+	games    []gameWords
+}
+
+// gameWords is a game's engine and the names of its sides.
+type gameWords struct {
+	key   string
+	eng   rules.Engine
+	sides [2]string
+}
+
+// game returns the engine and the side names of game key, in the
+// language of ctx. Errors: an unknown game.
+func (w *listWords) game(ctx context.Context, g *db.Game) (*gameWords, error) {
+	for i := range w.games {
+		if w.games[i].key == g.Game {
+			return &w.games[i], nil
+		}
+	}
+	eng, err := g.Engine()
+	if err != nil {
+		return nil, err
+	}
+	w.games = append(w.games, gameWords{key: g.Game, eng: eng, sides: [2]string{sideName(ctx, eng, 0), sideName(ctx, eng, 1)}})
+	return &w.games[len(w.games)-1], nil
 }
 
 // gameRowAs is gameRow in a list of userID's games; who names userID in
-// the text ("" for "you": the reader is userID).
-func gameRowAs(ctx context.Context, g *db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
-	eng, err := g.Engine()
+// the text ("" for "you": the reader is userID). w is the list's words,
+// filled as the rows need them.
+func gameRowAs(ctx context.Context, w *listWords, g *db.Game, userID, viewerID int64, who string, cs db.ClockState) (views.GameRow, error) {
+	gw, err := w.game(ctx, g)
 	if err != nil {
 		return views.GameRow{}, err
 	}
+	eng := gw.eng
 	side := g.SideOf(userID)
 	r := views.GameRow{ID: g.ID, Href: "/games/" + strconv.FormatInt(g.ID, 10), Title: gameTitle(ctx, eng, *g)}
 	if side.Valid() {
 		r.Opponent = g.Side[side.Other()].Name
-		r.YourSide = sideName(ctx, eng, side)
+		r.YourSide = gw.sides[side]
 	}
 	switch {
 	case g.Finished():
 		r.Status = resultText(ctx, eng, *g, side, who)
 		return r, nil
 	case g.ToMove == side && who == "":
-		r.YourTurn, r.Status = true, views.T(ctx, "Your move")
+		if w.yourMove == "" {
+			w.yourMove = views.T(ctx, "Your move")
+		}
+		r.YourTurn, r.Status = true, w.yourMove
 	case g.ToMove == side:
 		r.Status = views.T(ctx, "%s to move", who)
 	default:
@@ -367,9 +403,10 @@ func gameRowsAs(ctx context.Context, store *db.DB, games []db.Game, userID, view
 		return nil, err
 	}
 	rows := make([]views.GameRow, 0, len(games))
+	var w listWords
 	for i := range games {
 		g := &games[i]
-		r, err := gameRowAs(ctx, g, userID, viewerID, who, clocks[i])
+		r, err := gameRowAs(ctx, &w, g, userID, viewerID, who, clocks[i])
 		if err != nil {
 			return nil, err
 		}

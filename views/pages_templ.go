@@ -1017,7 +1017,7 @@ func gameCells(g GameRow) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = Text(T(ctx, g.YourSide)).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Text(g.YourSide).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
