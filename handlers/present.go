@@ -336,8 +336,9 @@ type gameWords struct {
 	sides [2]string
 }
 
-// game returns the engine and the side names of game key, in the
-// language of ctx. Errors: an unknown game.
+// game returns the engine of g's game and the names of its sides in the
+// language of ctx, looked up at the first row of that game. Errors: a
+// game no engine plays.
 func (w *listWords) game(ctx context.Context, g *db.Game) (*gameWords, error) {
 	for i := range w.games {
 		if w.games[i].key == g.Game {
