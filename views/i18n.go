@@ -304,29 +304,21 @@ func Duration(ctx context.Context, d time.Duration) string {
 	if days > maxCachedDays {
 		return duration(ctx, days, hours, mins)
 	}
-	k := durationKey{catalogueOf(ctx), days, hours, mins}
-	if s, ok := durations.Load(k); ok {
-		return s.(string)
-	}
-	s := duration(ctx, days, hours, mins)
-	durations.Store(k, s)
-	return s
+	return keptDurations.Text(ctx, durationKey{days, hours, mins}, func() string {
+		return duration(ctx, days, hours, mins)
+	})
 }
 
 // maxCachedDays bounds the spans whose text Duration keeps once written:
 // a few thousand a language.
 const maxCachedDays = 60
 
-// durationKey is a span as Duration writes it (days, hours and minutes),
-// in the language of a catalogue.
-type durationKey struct {
-	c                 *catalogue
-	days, hours, mins int
-}
+// durationKey is a span as Duration writes it: days, hours and minutes.
+type durationKey struct{ days, hours, mins int }
 
-// durations keeps the texts Duration wrote, by durationKey: a list of
-// games writes one a game, each costing more than the rest of its row.
-var durations sync.Map
+// keptDurations keeps the texts Duration wrote: a list of games writes
+// one a game, each costing more than the rest of its row.
+var keptDurations Kept[durationKey]
 
 // duration is Duration's text for a span of days, hours and mins.
 func duration(ctx context.Context, days, hours, mins int) string {
