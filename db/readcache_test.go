@@ -53,12 +53,8 @@ func TestRememberedPageReadsFollowEveryCommit(t *testing.T) {
 	if h, _ := store.ReadCacheStats(); h != hits+4 {
 		t.Errorf("the same four reads again, nothing committed: %d answered from memory, want 4", h-hits)
 	}
-	// The games in progress are shared (a caller must not change them):
-	// what a caller appends to its answer is its own.
-	s.active = append(s.active, db.Game{})
-	if again := look(); len(again.active) != 1 || again.active[0].Ply != 0 || again.active[0].ID != g.ID {
-		t.Fatalf("a caller's append reached the next answer: %+v", again.active)
-	}
+	// The games in progress are shared: see
+	// TestSharedGamesInProgressTakeAppendsApart.
 
 	st, err := g.Decode()
 	if err != nil {
@@ -401,4 +397,33 @@ func TestBackgroundWorkLeavesPagesRemembered(t *testing.T) {
 	if h, _ := store.ReadCacheStats(); h != hits {
 		t.Errorf("after a move: %d of 4 reads answered from memory, want none", h-hits)
 	}
+}
+
+// TestSharedGamesInProgressTakeAppendsApart: the games in progress are
+// shared by the callers that read them; what two callers each append to
+// their answer stays their own, and the next answer lists the games alone.
+func TestSharedGamesInProgressTakeAppendsApart(t *testing.T) {
+	store, _ := open(t)
+	ctx := context.Background()
+	u := users(t, store, "ann", "bob")
+	for range 3 {
+		startGame(t, store, u[0], u[1])
+	}
+	read := func() []db.Game {
+		t.Helper()
+		gs, err := store.ActiveGames(ctx, u[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gs) != 3 {
+			t.Fatalf("ann has %d games in progress, want 3", len(gs))
+		}
+		return gs
+	}
+	a := append(read(), db.Game{ID: -1})
+	b := append(read(), db.Game{ID: -2})
+	if a[3].ID != -1 || b[3].ID != -2 {
+		t.Errorf("two callers' appends met: %d and %d, want -1 and -2", a[3].ID, b[3].ID)
+	}
+	read()
 }
