@@ -76,7 +76,7 @@ func gameTitle(ctx context.Context, eng rules.Engine, g db.Game) string {
 // clockText and vacationClock.
 var (
 	keptTitles    views.Kept[titleKey]
-	keptClocks    views.Kept[clockKey]
+	keptClocks    views.Kept[views.Span]
 	keptVacations views.Kept[vacationKey]
 )
 
@@ -89,21 +89,6 @@ type titleKey struct {
 	decider            bool
 }
 
-// spanShown is d as Duration and LeadingCount read it: at least a
-// minute, to the minute, and to the hour from a day on. The spans that
-// write the same text have the same spanShown.
-func spanShown(d time.Duration) time.Duration {
-	d = max(d, time.Minute)
-	if d >= 24*time.Hour {
-		return d.Truncate(time.Hour)
-	}
-	return d.Truncate(time.Minute)
-}
-
-// maxKeptSpan bounds the spans whose clock texts are kept (views.Kept):
-// longer ones are rare and written each time.
-const maxKeptSpan = 60 * 24 * time.Hour
-
 // clockText says how long the side to move has left, in words, in the
 // language of ctx: "2 days 3 hours left", "time is up".
 func clockText(ctx context.Context, left time.Duration) string {
@@ -113,15 +98,12 @@ func clockText(ctx context.Context, left time.Duration) string {
 	write := func() string {
 		return views.TN(ctx, "%s left", views.LeadingCount(left), views.Duration(ctx, left))
 	}
-	if left > maxKeptSpan {
+	span := views.SpanOf(left)
+	if !span.Kept() {
 		return write()
 	}
-	left = spanShown(left)
-	return keptClocks.Text(ctx, clockKey{left}, write)
+	return keptClocks.Text(ctx, span, write)
 }
-
-// clockKey is what clockText's text depends on besides the language.
-type clockKey struct{ shown time.Duration }
 
 // dayTime writes a moment as "21 March 13:00" (no year) in the language of
 // ctx, in the time zone t carries.
@@ -146,14 +128,14 @@ func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatu
 		}
 		return views.T(ctx, "%s is on vacation until %s; %s on the clock", who, until, clock)
 	}
-	if left > maxKeptSpan {
+	span := views.SpanOf(left)
+	if !span.Kept() {
 		return write()
 	}
 	if you {
 		who = ""
 	}
-	left = spanShown(left)
-	return keptVacations.Text(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), left}, write)
+	return keptVacations.Text(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), span}, write)
 }
 
 // vacationKey is what vacationClock's text depends on besides the
@@ -162,7 +144,7 @@ func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatu
 type vacationKey struct {
 	who   string
 	until int64
-	shown time.Duration
+	span  views.Span
 }
 
 // span writes a duration in days and hours ("7 days 12 hours", "1 day",

@@ -294,34 +294,40 @@ func LeadingCount(d time.Duration) int {
 // 3 hours", "3 days", "5 hours 10 minutes", "1 minute" (never less than a
 // minute).
 func Duration(ctx context.Context, d time.Duration) string {
-	d = max(d, time.Minute)
-	days := int(d / (24 * time.Hour))
-	hours := int((d % (24 * time.Hour)) / time.Hour)
-	mins := int((d % time.Hour) / time.Minute)
-	if days > 0 {
-		mins = 0 // not written
+	s := SpanOf(d)
+	if !s.Kept() {
+		return duration(ctx, s)
 	}
-	if days > maxCachedDays {
-		return duration(ctx, days, hours, mins)
-	}
-	return keptDurations.Text(ctx, durationKey{days, hours, mins}, func() string {
-		return duration(ctx, days, hours, mins)
-	})
+	return keptDurations.Text(ctx, s, func() string { return duration(ctx, s) })
 }
 
-// maxCachedDays bounds the spans whose text Duration keeps once written:
-// a few thousand a language.
-const maxCachedDays = 60
+// Span is a positive span of time as Duration writes it: at least a
+// minute, in days, hours and minutes, the minutes left out from a day on.
+// Two spans that Duration writes alike have the same Span, so that a
+// text written from one serves both (a key for Kept).
+type Span struct{ Days, Hours, Mins int }
 
-// durationKey is a span as Duration writes it: days, hours and minutes.
-type durationKey struct{ days, hours, mins int }
+// SpanOf returns d as Duration writes it.
+func SpanOf(d time.Duration) Span {
+	d = max(d, time.Minute)
+	s := Span{int(d / (24 * time.Hour)), int((d % (24 * time.Hour)) / time.Hour), int((d % time.Hour) / time.Minute)}
+	if s.Days > 0 {
+		s.Mins = 0 // not written
+	}
+	return s
+}
+
+// Kept says whether the texts written from s are worth keeping: spans of
+// up to 60 days, a few thousand a language. Longer ones are rare.
+func (s Span) Kept() bool { return s.Days <= 60 }
 
 // keptDurations keeps the texts Duration wrote: a list of games writes
 // one a game, each costing more than the rest of its row.
-var keptDurations Kept[durationKey]
+var keptDurations Kept[Span]
 
-// duration is Duration's text for a span of days, hours and mins.
-func duration(ctx context.Context, days, hours, mins int) string {
+// duration is Duration's text for s.
+func duration(ctx context.Context, s Span) string {
+	days, hours, mins := s.Days, s.Hours, s.Mins
 	switch {
 	case days > 0 && hours == 0:
 		return TN(ctx, "%d days", days, days)
