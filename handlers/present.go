@@ -98,11 +98,11 @@ func clockText(ctx context.Context, left time.Duration) string {
 	write := func() string {
 		return views.TN(ctx, "%s left", views.LeadingCount(left), views.Duration(ctx, left))
 	}
-	span := views.SpanOf(left)
-	if !span.Kept() {
+	shown := views.SpanOf(left)
+	if !shown.Kept() {
 		return write()
 	}
-	return keptClocks.Text(ctx, span, write)
+	return keptClocks.Text(ctx, shown, write)
 }
 
 // dayTime writes a moment as "21 March 13:00" (no year) in the language of
@@ -128,14 +128,14 @@ func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatu
 		}
 		return views.T(ctx, "%s is on vacation until %s; %s on the clock", who, until, clock)
 	}
-	span := views.SpanOf(left)
-	if !span.Kept() {
+	shown := views.SpanOf(left)
+	if !shown.Kept() {
 		return write()
 	}
 	if you {
 		who = ""
 	}
-	return keptVacations.Text(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), span}, write)
+	return keptVacations.Text(ctx, vacationKey{who, v.EndsBy.Truncate(time.Minute).Unix(), shown}, write)
 }
 
 // vacationKey is what vacationClock's text depends on besides the
@@ -144,7 +144,7 @@ func vacationClock(ctx context.Context, who string, you bool, v db.VacationStatu
 type vacationKey struct {
 	who   string
 	until int64
-	span  views.Span
+	shown views.Span
 }
 
 // span writes a duration in days and hours ("7 days 12 hours", "1 day",
