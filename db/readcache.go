@@ -36,15 +36,24 @@ import (
 // has returned has moved the generation on, so no reader that began
 // after it can be answered with what was read before it.
 
-// readCacheEntries bounds what the read cache holds: past it, it starts
-// again empty. An archive page or a heavy player's games in progress are
-// at most a few hundred kilobytes.
+// readCacheEntries bounds what the read cache holds: it keeps the reads
+// of two spans, the current one and the one before, and a span ends when
+// it has taken in readCacheEntries reads. A read asked for again from the
+// span before is taken into the current one; the rest of the span before
+// is dropped when the current one ends. So what is asked for all the time
+// (an archive list's marks, read again on each of its pages) stays
+// however many other reads come and go between two askings, and a
+// crawler walking a list one page after another pushes out only what
+// nobody asked for since. An archive page or a heavy player's games in
+// progress are at most a few hundred kilobytes.
 const readCacheEntries = 256
 
 // readCache is the DB's cache of reads (remember).
 type readCache struct {
-	mu      sync.Mutex
-	entries map[string]*readEntry
+	mu sync.Mutex
+	// entries are the current span's reads, older the span's before
+	// (readCacheEntries).
+	entries, older map[string]*readEntry
 	// hits and misses count the answers from memory and the reads run
 	// (ReadCacheStats).
 	hits, misses uint64
@@ -77,7 +86,7 @@ func remember[T any](ctx context.Context, db *DB, gen *atomic.Uint64, key string
 	now := gen.Load()
 	c := &db.reads
 	c.mu.Lock()
-	e, ok := c.entries[key]
+	e, ok := c.take(key)
 	switch {
 	case ok && e.gen == now:
 		c.mu.Unlock()
@@ -105,18 +114,17 @@ func remember[T any](ctx context.Context, db *DB, gen *atomic.Uint64, key string
 		c.mu.Unlock()
 		return read(ctx)
 	}
-	if c.entries == nil || len(c.entries) >= readCacheEntries {
-		c.entries = map[string]*readEntry{}
-	}
 	e = &readEntry{gen: now, done: make(chan struct{})}
-	c.entries[key] = e
+	c.put(key, e)
 	c.misses++
-	entries := c.entries
 	c.mu.Unlock()
 	forget := func() {
 		c.mu.Lock()
-		if entries[key] == e {
-			delete(entries, key)
+		if c.entries[key] == e {
+			delete(c.entries, key)
+		}
+		if c.older[key] == e {
+			delete(c.older, key)
 		}
 		c.mu.Unlock()
 	}
@@ -139,6 +147,34 @@ func remember[T any](ctx context.Context, db *DB, gen *atomic.Uint64, key string
 		return v, err
 	}
 	return clone(v), nil
+}
+
+// take returns key's read, from the current span or, taken into it, from
+// the span before (readCacheEntries). c.mu is held.
+func (c *readCache) take(key string) (*readEntry, bool) {
+	if e, ok := c.entries[key]; ok {
+		return e, true
+	}
+	e, ok := c.older[key]
+	if ok {
+		delete(c.older, key)
+		c.put(key, e)
+	}
+	return e, ok
+}
+
+// put keeps e as key's read in the current span, which ends first when
+// it is full: the span before is dropped, and the current one becomes it.
+// c.mu is held.
+func (c *readCache) put(key string, e *readEntry) {
+	if _, ok := c.entries[key]; !ok && len(c.entries) >= readCacheEntries {
+		c.older, c.entries = c.entries, nil
+	}
+	if c.entries == nil {
+		c.entries = map[string]*readEntry{}
+	}
+	delete(c.older, key)
+	c.entries[key] = e
 }
 
 // errReadStopped is what a read that panicked leaves to those waiting on
