@@ -250,9 +250,10 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 	if provisional {
 		where = `r.game = ?1 AND +r.listed_until < ?2 AND +r.updated_at >= ?3`
 	}
-	// The lines before the page are skipped inside ratings_rank alone
-	// (the inner query reads only its columns); the rows and the names
-	// are read for the page's own lines.
+	// The lines before the page are skipped inside ratings_rank alone,
+	// and the page's lines are read from it too (it holds every column a
+	// line shows): the inner query reads no rating's row. The names are
+	// read for the page's own lines.
 	order := `r.rating DESC, r.user_id`
 	// Far down a part, the page starts at the nearest mark before it
 	// and skips fewer than leaderMarkEvery lines; otherwise it skips
@@ -278,11 +279,11 @@ func (db *DB) leaderRows(ctx context.Context, game string, now time.Time, provis
 	if back {
 		order = `r.rating, r.user_id DESC`
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT r.user_id, u.name, r.rating, r.rd, r.volatility, r.games, r.updated_at
-		FROM (SELECT r.user_id FROM ratings r WHERE `+where+` AND r.rating <= ?6 AND (r.rating < ?6 OR r.user_id >= ?7)
+	rows, err := db.read.QueryContext(ctx, `SELECT k.user_id, u.name, k.rating, k.rd, k.volatility, k.games, k.updated_at
+		FROM (SELECT r.user_id, r.rating, r.rd, r.volatility, r.games, r.updated_at
+			FROM ratings r WHERE `+where+` AND r.rating <= ?6 AND (r.rating < ?6 OR r.user_id >= ?7)
 			ORDER BY `+order+` LIMIT ?4 OFFSET ?5) k
-		JOIN ratings r ON r.user_id = k.user_id AND r.game = ?1
-		JOIN users u ON u.id = r.user_id`, game, unix(now), leaderSince(now), limit, offset, from.rating, from.userID)
+		JOIN users u ON u.id = k.user_id`, game, unix(now), leaderSince(now), limit, offset, from.rating, from.userID)
 	if err != nil {
 		return nil, fmt.Errorf("db: leaderboard: %w", err)
 	}
