@@ -122,26 +122,49 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 	if err != nil {
 		return views.ArchiveRow{}, err
 	}
+	k := endKey{game: eng.Key(), winner: g.Winner, score: g.Score, reason: g.Reason, aborted: g.Aborted()}
+	if g.Winner.Valid() {
+		k.winnerName = g.Side[g.Winner].Name
+	}
 	row := views.ArchiveRow{
 		Href:    "/games/" + strconv.FormatInt(g.ID, 10),
 		Game:    gameTitle(ctx, eng, g),
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
-		Result:  resultText(ctx, eng, g, rules.NoSide, ""),
-		Score:   fmt.Sprintf("%s – %s", scoreText(ctx, eng, g.Score[0]), scoreText(ctx, eng, g.Score[1])),
-		Moves:   r.Moves,
-		Ended:   g.EndedAt.Format("2006-01-02"),
-	}
-	switch {
-	case g.Aborted():
-		row.Score = views.T(ctx, "aborted")
-	case !rules.Scored(eng, g.Reason):
-		row.Score = endingText(ctx, g.Reason)
+		Result:  keptResults.Text(ctx, k, func() string { return resultText(ctx, eng, g, rules.NoSide, "") }),
+		Score: keptScores.Text(ctx, k, func() string {
+			switch {
+			case k.aborted:
+				return views.T(ctx, "aborted")
+			case !rules.Scored(eng, k.reason):
+				return endingText(ctx, k.reason)
+			}
+			return scoreText(ctx, eng, k.score[0]) + " – " + scoreText(ctx, eng, k.score[1])
+		}),
+		Moves: r.Moves,
+		Ended: g.EndedAt.Format("2006-01-02"),
 	}
 	if r.MatchGames > 1 && r.MatchStatus == "finished" {
 		row.Score += " · " + views.T(ctx, "match %s %d – %d %s", r.MatchPlayer[0].Name, r.MatchTotals[0], r.MatchTotals[1], r.MatchPlayer[1].Name)
 	}
 	return row, nil
+}
+
+// keptResults and keptScores keep an archive row's result ("Drawn 3–3
+// (armistice)") and score ("3 pts – 3 pts") texts.
+var keptResults, keptScores views.Kept[endKey]
+
+// endKey is what an archive row's result and score texts depend on
+// besides the language: the game (engine key), the winner and their name
+// (the result names them), the scores by side, the reason it ended and
+// whether it was aborted.
+type endKey struct {
+	game       string
+	winner     rules.Side
+	winnerName string
+	score      [2]int
+	reason     rules.Reason
+	aborted    bool
 }
 
 // profileActiveGames is how many of a player's games in progress their

@@ -67,3 +67,60 @@ func TestRowTextsPerLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestArchiveRowTextsPerLanguage: an archive row's result and score are
+// kept once written; another language, another winner of the same score,
+// another score or an aborted game each read their own text, the same as
+// one written afresh.
+func TestArchiveRowTextsPerLanguage(t *testing.T) {
+	ended := time.Date(2026, time.March, 21, 13, 0, 0, 0, time.UTC)
+	players := [2]db.Player{{ID: 1, Name: "bob"}, {ID: 2, Name: "carol"}}
+	row := func(winner rules.Side, score [2]int, reason rules.Reason, ply int) db.ArchiveRow {
+		g := db.Game{ID: 7, Game: "trench", Variant: "bga", MatchVariant: "bga", Number: 1, Status: "finished", ToMove: rules.NoSide,
+			Winner: winner, Score: score, Reason: reason, Ply: ply, EndedAt: ended, Side: players}
+		return db.ArchiveRow{Game: g, Moves: ply, MatchGames: 1, MatchStatus: "finished", MatchWinner: int(winner)}
+	}
+	eng, ok := rules.Lookup("trench")
+	if !ok {
+		t.Fatal("no trench engine")
+	}
+	for _, lang := range []string{"en", "fr", "de"} {
+		ctx := views.WithLang(context.Background(), lang)
+		for range 2 { // written, then kept
+			players = [2]db.Player{{ID: 1, Name: "bob"}, {ID: 2, Name: "carol"}}
+			bob := row(rules.Side0, [2]int{3, 1}, rules.ReasonTarget, 40)
+			players = [2]db.Player{{ID: 2, Name: "carol"}, {ID: 1, Name: "bob"}}
+			carol := row(rules.Side0, [2]int{3, 1}, rules.ReasonTarget, 40)
+			for _, r := range []db.ArchiveRow{
+				bob, carol,
+				row(rules.Side1, [2]int{3, 1}, rules.ReasonTarget, 40),
+				row(rules.Side0, [2]int{5, 1}, rules.ReasonTarget, 40),
+				row(rules.NoSide, [2]int{2, 2}, rules.ReasonArmistice, 40),
+				row(rules.Side1, [2]int{0, 0}, rules.ReasonResigned, 1),
+			} {
+				got, err := archiveRow(ctx, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := r.Game
+				want := resultText(ctx, eng, g, rules.NoSide, "")
+				if got.Result != want {
+					t.Errorf("%s: result of %+v = %q, want %q", lang, g.Score, got.Result, want)
+				}
+				if g.Winner.Valid() && !g.Aborted() && !strings.Contains(got.Result, g.Side[g.Winner].Name) {
+					t.Errorf("%s: result %q does not name the winner %s", lang, got.Result, g.Side[g.Winner].Name)
+				}
+				score := scoreText(ctx, eng, g.Score[0]) + " – " + scoreText(ctx, eng, g.Score[1])
+				if g.Aborted() {
+					score = views.T(ctx, "aborted")
+				}
+				if got.Score != score {
+					t.Errorf("%s: score of %+v = %q, want %q", lang, g.Score, got.Score, score)
+				}
+				if got.Ended != "2026-03-21" {
+					t.Errorf("%s: ended %q", lang, got.Ended)
+				}
+			}
+		}
+	}
+}

@@ -141,7 +141,7 @@ func rematchState(ctx context.Context, s gameScreen, r db.Rematch, userID int64,
 // ratingText writes a rating as a whole number, with "?" when it is
 // provisional (deviation rd above db.ProvisionalRD).
 func ratingText(r, rd float64) string {
-	s := fmt.Sprint(int(math.Round(r)))
+	s := strconv.Itoa(int(math.Round(r)))
 	if db.Provisional(rd) {
 		s += "?"
 	}
@@ -157,13 +157,16 @@ func ratingChangeText(c db.RatingChange) string {
 	if db.Provisional(c.RDAfter) {
 		mark = "?"
 	}
+	// Written with strconv: an archive page writes two on each of its
+	// rows.
+	s := strconv.Itoa(after) + mark
 	switch {
 	case d > 0:
-		return fmt.Sprintf("%d%s (+%d)", after, mark, d)
+		return s + " (+" + strconv.Itoa(d) + ")"
 	case d < 0:
-		return fmt.Sprintf("%d%s (−%d)", after, mark, -d)
+		return s + " (−" + strconv.Itoa(-d) + ")"
 	}
-	return fmt.Sprintf("%d%s (±0)", after, mark)
+	return s + " (±0)"
 }
 
 // live answers the refresh of an open game page's social panel: 204 while

@@ -262,9 +262,23 @@ func DateTime(ctx context.Context, t time.Time) string {
 
 // Date writes a day the way the language of ctx writes it: "21 March
 // 2026", "21 mars 2026".
+// Written once a day and language, then kept (keptDates): the lists
+// write one on each of their rows.
 func Date(ctx context.Context, t time.Time) string {
-	t = t.UTC()
-	return T(ctx, "%[1]s %[2]s %[3]d", DayOfMonth(ctx, t.Day()), T(ctx, months[t.Month()-1]), t.Year())
+	y, m, d := t.UTC().Date()
+	return keptDates.Text(ctx, day{y, m, d}, func() string {
+		return T(ctx, "%[1]s %[2]s %[3]d", DayOfMonth(ctx, d), T(ctx, months[m-1]), y)
+	})
+}
+
+// keptDates keeps Date's texts by day.
+var keptDates Kept[day]
+
+// day is a day of the calendar, in UTC.
+type day struct {
+	year  int
+	month time.Month
+	day   int
 }
 
 // DayOfMonth writes day d of a month as the dates of the language of ctx
