@@ -50,22 +50,9 @@ func (db *DB) playerNames(ctx context.Context, ps []*Player) error {
 		return nil
 	}
 	in, args := idList(missing, 2*ArchivePageSize)
-	rows, err := db.read.QueryContext(ctx, `SELECT id, name FROM users WHERE id IN (`+in+`)`, args...)
+	read, err := db.readNames(ctx, `SELECT id, name FROM users WHERE id IN (`+in+`)`, args...)
 	if err != nil {
-		return fmt.Errorf("db: players' names: %w", err)
-	}
-	defer rows.Close()
-	read := make(map[int64]string, len(missing))
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return fmt.Errorf("db: players' names: %w", err)
-		}
-		read[id] = name
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("db: players' names: %w", err)
+		return err
 	}
 	for _, p := range unnamed {
 		n, ok := read[p.ID]
@@ -74,21 +61,55 @@ func (db *DB) playerNames(ctx context.Context, ps []*Player) error {
 		}
 		p.Name = n
 	}
-	if db.log.nameGen.Load() != gen {
-		return nil // an account changed while they were read: not kept
+	db.keepNames(gen, read)
+	return nil
+}
+
+// readNames reads the names of the accounts query gives (id, name) with
+// args, by id.
+func (db *DB) readNames(ctx context.Context, query string, args ...any) (map[int64]string, error) {
+	rows, err := db.read.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("db: players' names: %w", err)
 	}
+	defer rows.Close()
+	read := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, fmt.Errorf("db: players' names: %w", err)
+		}
+		read[id] = name
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("db: players' names: %w", err)
+	}
+	return read, nil
+}
+
+// keepNames keeps the names read, read under generation gen, in the
+// names' cache: only if no account was renamed or deleted since (the
+// generation did not move), in place of what the cache held under an
+// older generation, and within maxCachedNames (past it, the cache starts
+// again with these).
+func (db *DB) keepNames(gen uint64, read map[int64]string) {
+	if db.log.nameGen.Load() != gen {
+		return // an account changed while they were read: not kept
+	}
+	c := &db.names
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != gen {
-		return nil
-	}
-	if len(c.names)+len(read) > maxCachedNames {
+	switch {
+	case c.gen > gen:
+		return // the cache has moved on
+	case c.gen < gen || len(c.names) == 0:
+		c.gen, c.names = gen, read
+		return
+	case len(c.names)+len(read) > maxCachedNames:
 		clear(c.names)
 	}
-	for id, n := range read {
-		c.names[id] = n
-	}
-	return nil
+	maps.Copy(c.names, read)
 }
 
 // WarmNames reads every account's name (up to maxCachedNames of them)
@@ -102,36 +123,10 @@ func (db *DB) playerNames(ctx context.Context, ps []*Player) error {
 // MB. Errors: the read's (ctx done, the database closed).
 func (db *DB) WarmNames(ctx context.Context) error {
 	gen := db.log.nameGen.Load()
-	rows, err := db.read.QueryContext(ctx, `SELECT id, name FROM users LIMIT ?`, maxCachedNames)
+	read, err := db.readNames(ctx, `SELECT id, name FROM users LIMIT ?`, maxCachedNames)
 	if err != nil {
-		return fmt.Errorf("db: players' names: %w", err)
+		return err
 	}
-	defer rows.Close()
-	read := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return fmt.Errorf("db: players' names: %w", err)
-		}
-		read[id] = name
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("db: players' names: %w", err)
-	}
-	if db.log.nameGen.Load() != gen {
-		return nil // an account changed while they were read: not kept
-	}
-	c := &db.names
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen != gen || c.names == nil {
-		c.gen, c.names = gen, read
-		return nil
-	}
-	if len(c.names)+len(read) > maxCachedNames {
-		clear(c.names)
-	}
-	maps.Copy(c.names, read)
+	db.keepNames(gen, read)
 	return nil
 }
