@@ -132,7 +132,7 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 		Players: [2]string{g.Side[0].Name, g.Side[1].Name},
 		Sides:   eng.SideNames(),
 		Result:  keptResults.Text(ctx, k, func() string { return resultText(ctx, eng, g, rules.NoSide, "") }),
-		Score: keptScores.Text(ctx, k, func() string {
+		Score: keptScores.Text(ctx, scoreKey{k.game, k.score, k.reason, k.aborted}, func() string {
 			switch {
 			case k.aborted:
 				return views.T(ctx, "aborted")
@@ -152,7 +152,19 @@ func archiveRow(ctx context.Context, r db.ArchiveRow) (views.ArchiveRow, error) 
 
 // keptResults and keptScores keep an archive row's result ("Drawn 3–3
 // (armistice)") and score ("3 pts – 3 pts") texts.
-var keptResults, keptScores views.Kept[endKey]
+var (
+	keptResults views.Kept[endKey]
+	keptScores  views.Kept[scoreKey]
+)
+
+// scoreKey is what an archive row's score text depends on besides the
+// language: endKey without the winner, whom the score does not name.
+type scoreKey struct {
+	game    string
+	score   [2]int
+	reason  rules.Reason
+	aborted bool
+}
 
 // endKey is what an archive row's result and score texts depend on
 // besides the language: the game (engine key), the winner and their name
